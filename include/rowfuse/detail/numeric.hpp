@@ -1,0 +1,115 @@
+// Element types rowfuse reads and writes, and the conversions between them and the compute
+// type. Inputs are fp32, fp16 or bf16; outputs may also be fp8 (e4m3, e5m2). Masks are bool
+// or uint8. Everything is computed in fp32 on the device and in double in the host reference.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+
+#include "config.hpp"
+
+namespace rowfuse {
+
+template <class T>
+struct element_traits {
+  static constexpr bool supported = false;
+};
+
+template <>
+struct element_traits<float> {
+  static constexpr bool supported = true, is_fp8 = false, is_input = true;
+  static constexpr char const* name = "fp32";
+  static constexpr double max_finite = 3.4028234663852886e38;
+  static constexpr int mantissa_bits = 23;
+};
+template <>
+struct element_traits<__half> {
+  static constexpr bool supported = true, is_fp8 = false, is_input = true;
+  static constexpr char const* name = "fp16";
+  static constexpr double max_finite = 65504.0;
+  static constexpr int mantissa_bits = 10;
+};
+template <>
+struct element_traits<__nv_bfloat16> {
+  static constexpr bool supported = true, is_fp8 = false, is_input = true;
+  static constexpr char const* name = "bf16";
+  static constexpr double max_finite = 3.3895313892515355e38;
+  static constexpr int mantissa_bits = 7;
+};
+template <>
+struct element_traits<__nv_fp8_e4m3> {
+  static constexpr bool supported = true, is_fp8 = true, is_input = false;
+  static constexpr char const* name = "fp8_e4m3";
+  static constexpr double max_finite = 448.0;
+  static constexpr int mantissa_bits = 3;
+  static constexpr __nv_fp8_interpretation_t interpretation = __NV_E4M3;
+};
+template <>
+struct element_traits<__nv_fp8_e5m2> {
+  static constexpr bool supported = true, is_fp8 = true, is_input = false;
+  static constexpr char const* name = "fp8_e5m2";
+  static constexpr double max_finite = 57344.0;
+  static constexpr int mantissa_bits = 2;
+  static constexpr __nv_fp8_interpretation_t interpretation = __NV_E5M2;
+};
+
+/// A type a load view, an output view or a tee may hold.
+template <class T>
+concept element = element_traits<std::remove_cv_t<T>>::supported;
+/// A type the input of an op may hold (fp8 is an output format only).
+template <class T>
+concept input_element = element<T> && element_traits<std::remove_cv_t<T>>::is_input;
+template <class T>
+concept fp8_element = element<T> && element_traits<std::remove_cv_t<T>>::is_fp8;
+/// The element of a mask view: nonzero means "masked".
+template <class T>
+concept mask_element = std::is_same_v<std::remove_cv_t<T>, bool> ||
+                       std::is_same_v<std::remove_cv_t<T>, std::uint8_t>;
+
+namespace detail {
+
+/// Widen any element (or mask byte) to float on the device or to double on the host.
+template <class V, class T>
+ROWFUSE_HD V widen(T x) {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, float>) return V(x);
+  else if constexpr (std::is_same_v<U, __half>) return V(__half2float(x));
+  else if constexpr (std::is_same_v<U, __nv_bfloat16>) return V(__bfloat162float(x));
+  else if constexpr (std::is_same_v<U, bool> || std::is_same_v<U, std::uint8_t>) return V(x);
+  else return V(static_cast<float>(x));  // fp8 widen exactly to float
+}
+
+/// Clamp to ±limit, keeping NaN (a plain fminf/fmaxf pair would turn NaN into -limit).
+template <class V>
+ROWFUSE_HD V clamp_magnitude(V x, V limit) {
+  return x > limit ? limit : (x < -limit ? -limit : x);
+}
+
+/// Round a compute value to a storage element, to nearest even. With `saturate`, values past
+/// the type's largest finite value (infinities included) become that value; NaN stays NaN.
+/// Without it, fp16/bf16 overflow to ±inf as CUDA's own conversions do, and fp8 follows the
+/// format: e4m3 has no infinity, so it gives NaN; e5m2 gives ±inf.
+template <class T, class V>
+ROWFUSE_HD T narrow(V value, bool saturate = false) {
+  float x = static_cast<float>(value);
+  if constexpr (std::is_same_v<T, float>) {
+    return saturate ? clamp_magnitude(x, 3.4028234663852886e38f) : x;
+  } else if constexpr (std::is_same_v<T, __half>) {
+    return __float2half_rn(saturate ? clamp_magnitude(x, 65504.0f) : x);
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return __float2bfloat16_rn(saturate ? clamp_magnitude(x, 3.3895313892515355e38f) : x);
+  } else {
+    static_assert(fp8_element<T>, "rowfuse: no conversion to this element type");
+    T out;
+    out.__x = __nv_cvt_float_to_fp8(x, saturate ? __NV_SATFINITE : __NV_NOSAT,
+                                    element_traits<T>::interpretation);
+    return out;
+  }
+}
+
+}  // namespace detail
+}  // namespace rowfuse

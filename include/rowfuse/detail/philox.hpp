@@ -1,0 +1,64 @@
+// Philox-4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC'11), the
+// counter-based generator behind rf::dropout. Counter-based means the numbers are a pure
+// function of (key, counter): any thread, any engine, any launch shape and the host reference
+// draw the same bits for the same element.
+#pragma once
+
+#include <cstdint>
+
+#include "config.hpp"
+
+namespace rowfuse::detail {
+
+struct philox_u32x4 {
+  std::uint32_t v[4];
+};
+
+struct philox_key {
+  std::uint32_t v[2];
+};
+
+namespace philox_constants {
+// The multipliers and Weyl increments of the paper's Philox-4x32 (Table 2 and Section 5.2).
+inline constexpr std::uint32_t multiplier0 = 0xD2511F53u;
+inline constexpr std::uint32_t multiplier1 = 0xCD9E8D57u;
+inline constexpr std::uint32_t weyl0 = 0x9E3779B9u;  // golden ratio
+inline constexpr std::uint32_t weyl1 = 0xBB67AE85u;  // sqrt(3) - 1
+inline constexpr int rounds = 10;
+}  // namespace philox_constants
+
+ROWFUSE_HD std::uint32_t mul_hi_u32(std::uint32_t a, std::uint32_t b) {
+#ifdef __CUDA_ARCH__
+  return __umulhi(a, b);
+#else
+  return static_cast<std::uint32_t>((std::uint64_t{a} * b) >> 32);
+#endif
+}
+
+ROWFUSE_HD philox_u32x4 philox4x32_10(philox_u32x4 counter, philox_key key) {
+  using namespace philox_constants;
+ROWFUSE_UNROLL
+  for (int round = 0; round < rounds; ++round) {
+    std::uint32_t const hi0 = mul_hi_u32(multiplier0, counter.v[0]);
+    std::uint32_t const lo0 = multiplier0 * counter.v[0];
+    std::uint32_t const hi1 = mul_hi_u32(multiplier1, counter.v[2]);
+    std::uint32_t const lo1 = multiplier1 * counter.v[2];
+    counter = {{hi1 ^ counter.v[1] ^ key.v[0], lo1, hi0 ^ counter.v[3] ^ key.v[1], lo0}};
+    key.v[0] += weyl0;
+    key.v[1] += weyl1;
+  }
+  return counter;
+}
+
+/// The four 32-bit numbers that cover elements 4q .. 4q+3 of a stream: the counter is the
+/// quad index q in words 0-1 and the caller's offset in words 2-3, the key is the seed.
+/// Element i of the stream takes word i % 4 of quad i / 4.
+ROWFUSE_HD philox_u32x4 philox_quad(std::uint64_t seed, std::uint64_t offset, std::uint64_t quad) {
+  philox_u32x4 counter{{static_cast<std::uint32_t>(quad), static_cast<std::uint32_t>(quad >> 32),
+                        static_cast<std::uint32_t>(offset),
+                        static_cast<std::uint32_t>(offset >> 32)}};
+  philox_key key{{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
+  return philox4x32_10(counter, key);
+}
+
+}  // namespace rowfuse::detail

@@ -1,0 +1,37 @@
+// rowfuse::error: the one exception the library throws, and the argument checks that raise it.
+#pragma once
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace rowfuse {
+
+/// Thrown for bad arguments (naming the call, the argument and its value) and for CUDA
+/// failures (naming the op and the shape). Nothing in rowfuse aborts or returns a silent
+/// wrong answer instead.
+class error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+namespace detail {
+
+template <class... Parts>
+[[noreturn]] void fail(Parts const&... parts) {
+  std::ostringstream message;
+  message << "rowfuse: ";
+  (message << ... << parts);
+  throw error(message.str());
+}
+
+/// `require(ok, "rf::softmax", "cols", cols, "must be >= 0")` throws
+/// "rowfuse: rf::softmax: cols = -3 must be >= 0".
+template <class Value>
+void require(bool ok, char const* where, char const* argument, Value const& value,
+             char const* requirement) {
+  if (!ok) fail(where, ": ", argument, " = ", value, " ", requirement);
+}
+
+}  // namespace detail
+}  // namespace rowfuse

@@ -1,0 +1,218 @@
+// Load and store expressions: a view plus a chain of transform nodes, built with `|`.
+//
+//   rf::load(scores, rows, cols) | rf::scale(0.125f) | rf::causal_mask(q_len)
+//   rf::store(probs) | rf::dropout(0.1f, seed, offset) | rf::cast<__half>()
+//
+// The chain is a boost::hana::tuple of nodes: its type is the composition (so the kernel is
+// specialised for it and every call inlines), its values are the nodes' runtime parameters.
+// Misuse is caught here, at compile time, with a message that says what to write instead.
+#pragma once
+
+#include <type_traits>
+
+#include <boost/hana/any_of.hpp>
+#include <boost/hana/append.hpp>
+#include <boost/hana/bool.hpp>
+#include <boost/hana/integral_constant.hpp>
+#include <boost/hana/transform.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/type.hpp>
+#include <boost/hana/unpack.hpp>
+
+#include "../detail/numeric.hpp"
+#include "../detail/vector_io.hpp"
+#include "load_transforms.hpp"
+#include "node.hpp"
+#include "store_transforms.hpp"
+#include "view.hpp"
+
+namespace rowfuse {
+
+namespace hana = boost::hana;
+
+template <class T, class... Nodes>
+struct load_expr {
+  using element_type = T;
+  using nodes_type = hana::tuple<Nodes...>;
+  static constexpr auto node_types = hana::tuple_t<Nodes...>;
+
+  view<T const> input;
+  nodes_type nodes;
+
+  index_t rows() const { return input.rows; }
+  index_t cols() const { return input.cols; }
+
+  /// x[j] = chain(input(row, col0 + j)). `context.emit` decides whether tee nodes write.
+  template <int N, class V>
+  ROWFUSE_HD void load(index_t row, index_t col0, V (&x)[N], load_context& context) const {
+    T raw[N];
+    detail::load_pack<N>(input.row(row) + col0, raw);
+ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j) x[j] = detail::widen<V>(raw[j]);
+    detail::apply_chain(nodes, x, row, col0, context);
+  }
+};
+
+template <class T, class... Nodes>
+struct store_expr {
+  using element_type = T;
+  using nodes_type = hana::tuple<Nodes...>;
+  static constexpr auto node_types = hana::tuple_t<Nodes...>;
+
+  view<T> output;
+  nodes_type nodes;
+
+  /// Whether the chain ends in rf::cast (and so owns rounding, scaling and amax).
+  static constexpr bool has_cast =
+      hana::any_of(node_types, [](auto t) { return hana::bool_c<is_cast_node<typename decltype(t)::type>>; });
+
+  /// Saturation of the final rounding: rf::cast decides it; a plain store rounds like CUDA's
+  /// conversions (overflow to inf).
+  ROWFUSE_HD bool saturates() const {
+    if constexpr (has_cast) return hana::at_c<sizeof...(Nodes) - 1>(nodes).saturate;
+    else return false;
+  }
+
+  /// Runs the chain over y and writes output(row, col0 + j) = round(chain(y[j])).
+  template <int N, class V>
+  ROWFUSE_HD void store(index_t row, index_t col0, V (&y)[N], store_context<V>& context) const {
+    detail::apply_chain(nodes, y, row, col0, context);
+    T raw[N];
+    bool const saturate = saturates();
+ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j) raw[j] = detail::narrow<T>(y[j], saturate);
+    detail::store_pack<N>(output.row(row) + col0, raw);
+  }
+
+  /// Where rf::cast's amax output points, or null.
+  ROWFUSE_HD float* amax_output() const {
+    if constexpr (has_cast) return hana::at_c<sizeof...(Nodes) - 1>(nodes).amax;
+    else return nullptr;
+  }
+};
+
+// ---- building ------------------------------------------------------------------------------
+
+/// The op's input: rows x cols elements of T, row r starting at data + r * ld (ld defaults to
+/// cols). Any alignment; any ld >= cols.
+template <input_element T>
+constexpr load_expr<T> load(T const* data, index_t rows, index_t cols, index_t ld = -1) {
+  return {view<T const>{data, rows, cols, ld < 0 ? cols : ld, {}, -1}, {}};
+}
+
+/// The op's output, of the input's shape; ld defaults to cols.
+template <element T>
+constexpr store_expr<T> store(T* data, index_t ld = -1) {
+  return {dense(data, -1, -1, ld), {}};
+}
+/// The op's output with its shape spelled out, checked against the input's at the call.
+template <element T>
+constexpr store_expr<T> store(T* data, index_t rows, index_t cols, index_t ld) {
+  return {dense(data, rows, cols, ld), {}};
+}
+
+namespace detail {
+
+template <class F>
+struct as_node {
+  static_assert(std::is_copy_constructible_v<F>,
+                "rowfuse: a user transform must be a copyable functor (it is passed to the kernel "
+                "by value)");
+  static_assert(std::is_invocable_r_v<float, F const&, float> ||
+                    std::is_invocable_r_v<float, F const&, float, index_t, index_t>,
+                "rowfuse: a user transform must be callable as f(float) -> float or "
+                "f(float, index_t row, index_t col) -> float");
+  using type = map_node<F>;
+  static constexpr type make(F const& f) { return {{}, f}; }
+};
+template <builtin_node N>
+struct as_node<N> {
+  using type = N;
+  static constexpr N const& make(N const& n) { return n; }
+};
+
+}  // namespace detail
+
+/// Appends a transform to the load chain.
+template <class T, class... Nodes, class Next>
+constexpr auto operator|(load_expr<T, Nodes...> const& expr, Next const& next) {
+  using node = typename detail::as_node<Next>::type;
+  static_assert(!std::is_same_v<node, dropout_node>,
+                "rowfuse: rf::dropout is a store transform (it acts on the op's result): pipe it "
+                "into rf::store(...), not rf::load(...)");
+  static_assert(!is_cast_node<node>,
+                "rowfuse: rf::cast<T> is a store transform (it rounds the op's result): pipe it "
+                "into rf::store(...), not rf::load(...)");
+  static_assert(node::load_side, "rowfuse: this transform cannot be used on the load side");
+  return load_expr<T, Nodes..., node>{expr.input,
+                                      hana::append(expr.nodes, detail::as_node<Next>::make(next))};
+}
+
+/// Appends a transform to the store chain.
+template <class T, class... Nodes, class Next>
+constexpr auto operator|(store_expr<T, Nodes...> const& expr, Next const& next) {
+  using node = typename detail::as_node<Next>::type;
+  static_assert(node::store_side,
+                "rowfuse: this is a load transform (tee, bias, add, mask, causal_mask act on the "
+                "input before the reduction): pipe it into rf::load(...), not rf::store(...)");
+  static_assert(!store_expr<T, Nodes...>::has_cast,
+                "rowfuse: rf::cast<T> must be the last store transform: nothing may follow the "
+                "rounding to the output type");
+  if constexpr (is_cast_node<node>) {
+    static_assert(std::is_same_v<typename node::target_type, T>,
+                  "rowfuse: rf::cast<U> must name the output view's element type: U differs "
+                  "from the type of the pointer given to rf::store");
+  }
+  return store_expr<T, Nodes..., node>{
+      expr.output, hana::append(expr.nodes, detail::as_node<Next>::make(next))};
+}
+
+// ---- checks at the call ----------------------------------------------------------------------
+
+/// Compile-time checks an op makes on its store expression as a whole.
+template <class StoreExpr>
+constexpr void check_store_expr() {
+  using T = typename StoreExpr::element_type;
+  static_assert(!fp8_element<T> || StoreExpr::has_cast,
+                "rowfuse: an fp8 output needs an explicit rf::cast<fp8 type>(scale, amax) as its "
+                "last store transform: fp8 has too little range to round to without a scale");
+  static_assert(!std::is_const_v<T>, "rowfuse: rf::store needs a writable (non-const) pointer");
+}
+
+/// Binds every view of the chain to the op's shape and checks every argument, throwing
+/// rowfuse::error that names `where`, the argument and its value.
+template <class... Nodes>
+hana::tuple<Nodes...> bind_chain(hana::tuple<Nodes...> const& nodes, char const* where,
+                                 index_t rows, index_t cols) {
+  return hana::unpack(nodes, [&](auto const&... node) {
+    return hana::tuple<Nodes...>{node.bind(where, rows, cols)...};
+  });
+}
+
+template <class T, class... Nodes>
+load_expr<T, Nodes...> bind(load_expr<T, Nodes...> const& expr, char const* where) {
+  detail::require(expr.input.rows >= 0, where, "rows", expr.input.rows, "must be >= 0");
+  detail::require(expr.input.cols >= 0, where, "cols", expr.input.cols, "must be >= 0");
+  view<T const> input = expr.input;
+  input.ld = input.ld < 0 ? input.cols : input.ld;
+  input = input.bind(where, "input", input.rows, input.cols);
+  return {input, bind_chain(expr.nodes, where, input.rows, input.cols)};
+}
+
+template <class T, class... Nodes>
+store_expr<T, Nodes...> bind(store_expr<T, Nodes...> const& expr, char const* where, index_t rows,
+                             index_t cols) {
+  check_store_expr<store_expr<T, Nodes...>>();
+  return {expr.output.bind(where, "output", rows, cols),
+          bind_chain(expr.nodes, where, rows, cols)};
+}
+
+/// Whether packs of N elements are aligned for the input, the output and every operand.
+template <int N, class Expr>
+bool chain_allows_pack(Expr const& expr) {
+  return hana::unpack(expr.nodes, [](auto const&... node) {
+    return (true && ... && node.template aligned_for_pack<N>());
+  });
+}
+
+}  // namespace rowfuse

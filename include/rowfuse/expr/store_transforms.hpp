@@ -1,0 +1,147 @@
+// Store transforms: element-wise steps between the op's result and the global store.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "../detail/numeric.hpp"
+#include "../detail/philox.hpp"
+#include "../detail/vector_io.hpp"
+#include "../error.hpp"
+#include "node.hpp"
+#include "view.hpp"
+
+namespace rowfuse {
+
+/// Inverted dropout with an in-kernel counter-based generator. Element (row, col) is kept when
+/// its 32-bit Philox number u satisfies u >= p * 2^32, and then scaled by 1 / (1 - p); dropped
+/// elements become 0. u is word i % 4 of philox4x32_10(counter = {i / 4, offset},
+/// key = seed) with i = row * cols + col, so the mask is a function of (seed, offset, row, col)
+/// alone: the same for every engine, pack width and launch shape, and on the host. Advance
+/// `offset` by ceil(rows * cols / 4) or more between calls that share a seed.
+struct dropout_node : node_tag {
+  static constexpr bool load_side = false, store_side = true;
+  static constexpr char const* name = "dropout";
+  float p;
+  std::uint64_t seed;
+  std::uint64_t offset;
+  view<std::uint8_t> keep_mask;  // written 1 (kept) / 0 (dropped) when data is not null
+  std::uint32_t threshold = 0;   // set by bind: p * 2^32
+  float keep_scale = 1.0f;       // set by bind: 1 / (1 - p)
+
+  ROWFUSE_HD bool keeps(std::uint32_t u) const { return u >= threshold; }
+
+  template <int N, class V>
+  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, store_context<V>& context) const {
+    // The host reference (V = double) scales in double; kernels use the float 1 / (1 - p).
+    V const scale = std::is_same_v<V, double> ? V(1) / (V(1) - V(p)) : V(keep_scale);
+    std::uint64_t const first = std::uint64_t(row * context.cols + col0);
+    bool kept[N];
+    if constexpr (N % 4 == 0) {
+      if (first % 4 == 0) {  // whole quads: one Philox call per four elements
+ROWFUSE_UNROLL
+        for (int q = 0; q < N / 4; ++q) {
+          detail::philox_u32x4 const u = detail::philox_quad(seed, offset, first / 4 + q);
+ROWFUSE_UNROLL
+          for (int k = 0; k < 4; ++k) kept[4 * q + k] = keeps(u.v[k]);
+        }
+        finish(x, kept, scale, row, col0);
+        return;
+      }
+    }
+    detail::philox_u32x4 u = detail::philox_quad(seed, offset, first / 4);
+ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j) {
+      std::uint64_t const i = first + j;
+      if (j > 0 && i % 4 == 0) u = detail::philox_quad(seed, offset, i / 4);
+      kept[j] = keeps(u.v[i % 4]);
+    }
+    finish(x, kept, scale, row, col0);
+  }
+
+  template <int N, class V>
+  ROWFUSE_HD void finish(V (&x)[N], bool const (&kept)[N], V scale, index_t row,
+                         index_t col0) const {
+    std::uint8_t bytes[N];
+ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j) {
+      x[j] = kept[j] ? x[j] * scale : V(0);
+      bytes[j] = kept[j];
+    }
+    if (keep_mask.data != nullptr) detail::store_pack<N>(keep_mask.row(row) + col0, bytes);
+  }
+
+  dropout_node bind(char const* where, index_t rows, index_t cols) const {
+    detail::require(p >= 0.0f && p < 1.0f, where, "dropout p", p, "must be in [0, 1)");
+    dropout_node bound = *this;
+    bound.threshold = std::uint32_t(double(p) * 4294967296.0);
+    bound.keep_scale = float(1.0 / (1.0 - double(p)));
+    if (keep_mask.data != nullptr)
+      bound.keep_mask = keep_mask.bind(where, "dropout keep_mask", rows, cols);
+    return bound;
+  }
+  template <int N>
+  bool aligned_for_pack() const {
+    return keep_mask.data == nullptr || keep_mask.aligned_to(detail::pack_alignment<std::uint8_t, N>);
+  }
+};
+
+/// Rounds the result to T on the way out, after multiplying it by `scale` (fp8 recipes divide
+/// by a per-tensor scale to use the format's range). With `amax`, max |y| before scaling is
+/// folded into *amax (atomically, across the whole launch: *amax = max(*amax, max |y|); zero it
+/// first for a fresh value). With `saturate`, out-of-range values (infinities too) become the
+/// largest finite T instead of inf or NaN. Must be the last store transform, and T must be the
+/// output view's element type.
+template <class T>
+struct cast_node : node_tag {
+  static constexpr bool load_side = false, store_side = true;
+  static constexpr char const* name = "cast";
+  using target_type = T;
+  float scale = 1.0f;
+  float* amax = nullptr;
+  bool saturate = true;
+
+  template <int N, class V>
+  ROWFUSE_HD void apply(V (&x)[N], index_t, index_t, store_context<V>& context) const {
+ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j) {
+      if (amax != nullptr) {
+        V const magnitude = x[j] < V(0) ? -x[j] : x[j];
+        // NaN compares false and is left out of amax, as fmax would leave it out.
+        if (magnitude > context.amax) context.amax = magnitude;
+      }
+      x[j] *= V(scale);
+    }
+  }
+  cast_node bind(char const* where, index_t, index_t) const {
+    detail::require(std::isfinite(scale) && scale > 0.0f, where, "cast scale", scale,
+                    "must be finite and > 0");
+    return *this;
+  }
+  template <int N>
+  bool aligned_for_pack() const {
+    return true;
+  }
+};
+
+template <class T>
+inline constexpr bool is_cast_node = false;
+template <class T>
+inline constexpr bool is_cast_node<cast_node<T>> = true;
+
+// ---- the spellings users write ------------------------------------------------------------
+
+/// rf::dropout(p, seed, offset) or, to keep the mask for the backward pass,
+/// rf::dropout(p, seed, offset, keep_mask) with keep_mask a uint8 [rows, cols] buffer.
+inline dropout_node dropout(float p, std::uint64_t seed, std::uint64_t offset = 0,
+                            std::uint8_t* keep_mask = nullptr, index_t mask_ld = -1) {
+  return {{}, p, seed, offset, dense(keep_mask, -1, -1, mask_ld)};
+}
+
+template <element T>
+constexpr cast_node<T> cast(float scale = 1.0f, float* amax = nullptr, bool saturate = true) {
+  return {{}, scale, amax, saturate};
+}
+
+}  // namespace rowfuse
