@@ -5,7 +5,9 @@
 //               rf::store(P) | rf::dropout(0.1f, seed, offset), stream);
 #pragma once
 
+#include "dispatch/plan.hpp"
 #include "error.hpp"
 #include "expr.hpp"
 #include "op/affine.hpp"
+#include "ops.cuh"
 #include "version.hpp"

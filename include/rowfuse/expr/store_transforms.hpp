@@ -32,6 +32,12 @@ struct dropout_node : node_tag {
 
   ROWFUSE_HD bool keeps(std::uint32_t u) const { return u >= threshold; }
 
+  /// Word k of a Philox result, selected without indexing (a run-time index into the result
+  /// would put it in local memory).
+  static ROWFUSE_HD std::uint32_t word(detail::philox_u32x4 const& u, std::uint64_t k) {
+    return k == 0 ? u.v[0] : k == 1 ? u.v[1] : k == 2 ? u.v[2] : u.v[3];
+  }
+
   template <int N, class V>
   ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, store_context<V>& context) const {
     // The host reference (V = double) scales in double; kernels use the float 1 / (1 - p).
@@ -55,7 +61,7 @@ ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j) {
       std::uint64_t const i = first + j;
       if (j > 0 && i % 4 == 0) u = detail::philox_quad(seed, offset, i / 4);
-      kept[j] = keeps(u.v[i % 4]);
+      kept[j] = keeps(word(u, i % 4));
     }
     finish(x, kept, scale, row, col0);
   }

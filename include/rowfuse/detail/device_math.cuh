@@ -1,0 +1,43 @@
+// Small device helpers shared by the ops and engines.
+#pragma once
+
+#include <cstring>
+#include <limits>
+
+#include "config.hpp"
+
+namespace rowfuse::detail {
+
+inline constexpr float log2_e = 1.4426950408889634f;
+inline constexpr float neg_inf = -std::numeric_limits<float>::infinity();
+
+/// exp(x - shift). The accurate path (fp32 outputs: within 1e-6 relative) uses expf; the fast
+/// path (16-bit and fp8 outputs, whose ulp is 2^-8 or coarser) folds the shift into one fma
+/// before exp2, so the argument is rounded once and ex2.approx's 2-ulp error is all that is left.
+template <bool Accurate>
+__device__ __forceinline__ float exp_shifted(float x, float shift) {
+  if constexpr (Accurate) return expf(x - shift);
+  else return exp2f(fmaf(x, log2_e, -shift * log2_e));
+}
+
+/// Shuffles any trivially copyable struct of 32-bit words (an op's partial statistics).
+template <class T>
+__device__ __forceinline__ T shfl_xor(T const& value, int lane_mask) {
+  static_assert(sizeof(T) % 4 == 0, "partials are made of 32-bit words");
+  constexpr int words = sizeof(T) / 4;
+  unsigned in[words], out[words];
+  std::memcpy(in, &value, sizeof(T));
+  ROWFUSE_UNROLL
+  for (int i = 0; i < words; ++i) out[i] = __shfl_xor_sync(0xffffffffu, in[i], lane_mask);
+  T result;
+  std::memcpy(&result, out, sizeof(T));
+  return result;
+}
+
+/// Folds a non-negative float into *target as max, across the whole grid. Non-negative IEEE
+/// floats order like their bit patterns as signed integers, so atomicMax on the bits is exact.
+__device__ __forceinline__ void atomic_max_nonnegative(float* target, float value) {
+  atomicMax(reinterpret_cast<int*>(target), __float_as_int(value));
+}
+
+}  // namespace rowfuse::detail

@@ -1,0 +1,74 @@
+// The plan: which engine runs one call, with which pack width, packs per thread, block and
+// grid. Chosen on the host, once per call, from the shape, the alignment of every view and the
+// device; printable, and overridable (tests force every engine on the same input).
+#pragma once
+
+#include <cstddef>
+#include <iosfwd>
+#include <string>
+
+#include "../detail/config.hpp"
+
+namespace rowfuse {
+
+enum class engine_kind {
+  automatic,       // let the plan choose (the default)
+  warp_rows,       // a row in the registers of 1-32 lanes; several rows per warp
+  block_rows,      // a row in the registers of one block
+  block_smem,      // a row in shared memory (fp32), one block per row
+  block_uncached,  // a row read twice from global memory; any width
+};
+
+char const* to_string(engine_kind kind);
+
+/// Per-call overrides, for tests and experiments. pack = 0 takes the widest the views allow;
+/// pack = 1 forces scalar accesses.
+struct launch_options {
+  engine_kind engine = engine_kind::automatic;
+  int pack = 0;
+};
+
+struct plan {
+  char const* op = "";
+  index_t rows = 0;
+  index_t cols = 0;
+  engine_kind engine = engine_kind::automatic;  // automatic here means "nothing to launch"
+  int pack = 1;           // elements per vector access
+  int packs = 1;          // packs per thread per row (register engines)
+  int group = 1;          // threads per row
+  int block_threads = 0;
+  index_t grid = 0;
+  std::size_t dynamic_smem = 0;
+  int device = 0;
+};
+
+std::ostream& operator<<(std::ostream& out, plan const& p);
+/// One line: "rf::softmax [4096 x 1000] warp_rows pack 8, 4 packs/thread, 32 threads/row, ...".
+std::string explain(plan const& p);
+
+/// What the plan needs to know of a device; read once per device and cached.
+struct device_info {
+  int id = 0;
+  int multiprocessors = 0;
+  int max_threads_per_multiprocessor = 0;
+  std::size_t shared_memory_per_block_optin = 0;
+  std::size_t shared_memory_per_multiprocessor = 0;
+  int compute_capability = 0;  // 90 for Hopper
+  std::string name;
+};
+
+/// The current device's properties (cached per device). Throws rowfuse::error without one.
+device_info const& current_device();
+
+namespace detail {
+
+/// Chooses engine, packs per thread, group and block for `cols` with packs of `pack` elements.
+/// Throws rowfuse::error when `forced` names an engine that cannot run this width.
+plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
+                 device_info const& device);
+
+/// Throws rowfuse::error naming the op and shape if `status` (or the last launch) failed.
+void check_launch(cudaError_t status, plan const& p);
+
+}  // namespace detail
+}  // namespace rowfuse

@@ -1,0 +1,70 @@
+// What every engine does the same way: reducing an op's partial statistics across the threads
+// that share a row, and the per-thread state that outlives the row loop.
+#pragma once
+
+#include <cub/block/block_reduce.cuh>
+
+#include "../detail/config.hpp"
+#include "../detail/device_math.cuh"
+#include "../expr/node.hpp"
+
+namespace rowfuse::engine {
+
+/// CUB's reduction operator for an op's partials.
+template <class Op>
+struct merge_partials {
+  Op const& op;
+  __device__ typename Op::partial operator()(typename Op::partial const& a,
+                                             typename Op::partial const& b) const {
+    return op.merge(a, b);
+  }
+};
+
+/// Merges the partials of `group` consecutive lanes (a power of two up to 32) by butterfly
+/// shuffles: every lane ends with the group's total. All 32 lanes of the warp must call it.
+template <class Op>
+__device__ typename Op::partial reduce_in_group(Op const& op, typename Op::partial part,
+                                                int group) {
+  for (int lane_mask = group / 2; lane_mask > 0; lane_mask /= 2)
+    part = op.merge(part, detail::shfl_xor(part, lane_mask));
+  return part;
+}
+
+/// Merges the partials of a whole block (CUB BlockReduce) and gives every thread the total.
+template <class Op, int BlockThreads>
+struct block_reducer {
+  using partial = typename Op::partial;
+  using block_reduce = cub::BlockReduce<partial, BlockThreads>;
+  struct TempStorage {
+    typename block_reduce::TempStorage reduce;
+    partial total;
+  };
+
+  TempStorage& storage;
+
+  /// Also a barrier: after it returns, every thread may reuse what the block shared before.
+  __device__ partial operator()(Op const& op, partial part) {
+    partial const total = block_reduce(storage.reduce).Reduce(part, merge_partials<Op>{op});
+    if (threadIdx.x == 0) storage.total = total;
+    __syncthreads();
+    partial const result = storage.total;
+    __syncthreads();  // the next row's Reduce may overwrite storage only after all have read
+    return result;
+  }
+};
+
+/// rf::cast's amax: each thread's running max |y| leaves the kernel as one atomic per warp.
+/// Every thread of the block must call it (it shuffles).
+template <class StoreExpr>
+__device__ void flush_amax(StoreExpr const& store, store_context<float> const& context) {
+  if constexpr (StoreExpr::has_cast) {
+    float* amax = store.amax_output();
+    if (amax == nullptr) return;
+    float m = context.amax;
+    for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2)
+      m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, lane_mask));
+    if ((threadIdx.x & 31) == 0) detail::atomic_max_nonnegative(amax, m);
+  }
+}
+
+}  // namespace rowfuse::engine

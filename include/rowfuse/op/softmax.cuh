@@ -1,0 +1,79 @@
+// softmax and log-softmax as the engines see them: the row statistics (max, sum of exp), how
+// partial statistics merge, and how each output is made from them.
+#pragma once
+
+#include "../detail/config.hpp"
+#include "../detail/device_math.cuh"
+
+namespace rowfuse::op {
+
+/// Log selects log-softmax. Accurate selects expf over exp2f (see exp_shifted), chosen from
+/// the output type by the op's caller.
+template <bool Log, bool Accurate>
+struct softmax {
+  static constexpr char const* name = Log ? "rf::log_softmax" : "rf::softmax";
+
+  /// max of the elements seen, and the sum of exp(x - max) over them. A part that has seen
+  /// only -inf (or nothing) is {-inf, 0}.
+  struct partial {
+    float max;
+    float sum;
+  };
+  /// y = exp(x - shift) * inv_sum, or for log-softmax y = x - shift - log_sum.
+  struct stats {
+    float shift;
+    float sum;
+    float inv_sum;
+    float log_sum;
+    bool empty;  // fully masked (sum 0): softmax gives 0, log-softmax -inf
+  };
+
+  __device__ partial identity() const { return {rowfuse::detail::neg_inf, 0.0f}; }
+
+  /// Over v[0 .. n): two passes over registers, max first, so each element costs one exp.
+  template <int K>
+  __device__ partial local(float const (&v)[K], int n) const {
+    float m = rowfuse::detail::neg_inf;
+    ROWFUSE_UNROLL
+    for (int i = 0; i < K; ++i)
+      if (i < n) m = fmaxf(m, v[i]);  // fmaxf skips NaN; the sum below carries it instead
+    float const shift = m == rowfuse::detail::neg_inf ? 0.0f : m;
+    float s = 0.0f;
+    ROWFUSE_UNROLL
+    for (int i = 0; i < K; ++i)
+      if (i < n) s += rowfuse::detail::exp_shifted<Accurate>(v[i], shift);
+    return {m, s};
+  }
+
+  __device__ partial merge(partial a, partial b) const {
+    float const m = fmaxf(a.max, b.max);
+    if (m == rowfuse::detail::neg_inf) return {m, a.sum + b.sum};  // keeps a NaN sum, avoids -inf - -inf
+    return {m, a.sum * rowfuse::detail::exp_shifted<Accurate>(a.max, m) +
+                   b.sum * rowfuse::detail::exp_shifted<Accurate>(b.max, m)};
+  }
+
+  __device__ stats finalize(partial p, index_t) const {
+    float const shift = p.max == rowfuse::detail::neg_inf ? 0.0f : p.max;
+    return {shift, p.sum, 1.0f / p.sum, logf(p.sum), p.sum == 0.0f};
+  }
+
+  template <int N>
+  __device__ void finish(float (&x)[N], stats const& s, index_t, index_t) const {
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j) {
+      if constexpr (Log) x[j] = s.empty ? rowfuse::detail::neg_inf : x[j] - s.shift - s.log_sum;
+      else if constexpr (Accurate)  // a true division: one rounding fewer for fp32 outputs
+        x[j] = s.empty ? 0.0f : rowfuse::detail::exp_shifted<Accurate>(x[j], s.shift) / s.sum;
+      else x[j] = s.empty ? 0.0f : rowfuse::detail::exp_shifted<Accurate>(x[j], s.shift) * s.inv_sum;
+    }
+  }
+
+  template <int N>
+  bool aligned_for_pack() const {
+    return true;
+  }
+
+  __device__ void save(index_t, stats const&) const {}
+};
+
+}  // namespace rowfuse::op

@@ -1,0 +1,74 @@
+// The ops a user calls: each is one kernel launch over a load and a store expression.
+#pragma once
+
+#include <type_traits>
+
+#include "dispatch/launch.cuh"
+#include "error.hpp"
+#include "op/affine.hpp"
+#include "op/norm.cuh"
+#include "op/softmax.cuh"
+
+namespace rowfuse {
+
+namespace detail {
+
+/// fp32 outputs take the accurate exp (1e-6 relative); narrower outputs the fast one.
+template <class Store>
+inline constexpr bool accurate_exp = std::is_same_v<typename Store::element_type, float>;
+
+inline void check_eps(char const* where, float eps) {
+  require(eps > 0.0f && eps < INFINITY, where, "eps", eps, "must be finite and > 0");
+}
+
+template <class Affine>
+Affine bind_affine(Affine const& affine, char const* where, index_t cols) {
+  if constexpr (std::is_same_v<Affine, no_affine_t>) return affine;
+  else return affine.bind(where, cols);
+}
+
+}  // namespace detail
+
+/// y = softmax(load) per row, through the store expression; one kernel. Returns the plan.
+template <class Load, class Store>
+plan softmax(Load const& load, Store const& store, cudaStream_t stream = nullptr,
+             launch_options const& options = {}) {
+  return detail::run_op(op::softmax<false, detail::accurate_exp<Store>>{}, load, store, stream,
+                        options);
+}
+
+/// y = log_softmax(load) per row. A fully masked row gives -inf.
+template <class Load, class Store>
+plan log_softmax(Load const& load, Store const& store, cudaStream_t stream = nullptr,
+                 launch_options const& options = {}) {
+  return detail::run_op(op::softmax<true, detail::accurate_exp<Store>>{}, load, store, stream,
+                        options);
+}
+
+/// y = (x - mean) * rstd [* gamma + beta] per row; `affine` is rf::affine(gamma, beta),
+/// rf::affine(gamma) or rf::no_affine; `stats` optionally saves mean and rstd (fp32, per row).
+template <class Load, class Store, class Affine>
+plan layernorm(Load const& load, Store const& store, Affine const& affine, float eps,
+               cudaStream_t stream = nullptr, row_stats stats = {},
+               launch_options const& options = {}) {
+  char const* where = "rf::layernorm";
+  detail::check_eps(where, eps);
+  return detail::run_op(
+      op::layernorm<Affine>{detail::bind_affine(affine, where, load.input.cols), eps, stats}, load,
+      store, stream, options);
+}
+
+/// y = x * rstd [* gamma, or * (1 + gamma) with rf::zero_centered_gamma] per row;
+/// `rstd` optionally saves rstd (fp32, per row).
+template <class Load, class Store, class Affine>
+plan rmsnorm(Load const& load, Store const& store, Affine const& affine, float eps,
+             cudaStream_t stream = nullptr, float* rstd = nullptr,
+             launch_options const& options = {}) {
+  char const* where = "rf::rmsnorm";
+  detail::check_eps(where, eps);
+  return detail::run_op(
+      op::rmsnorm<Affine>{detail::bind_affine(affine, where, load.input.cols), eps, rstd}, load,
+      store, stream, options);
+}
+
+}  // namespace rowfuse

@@ -1,0 +1,82 @@
+// softmax and log-softmax over the whole width grid, fp32/fp16/bf16 in and out, every engine
+// that can run each width, aligned and misaligned views, ld > cols.
+#include "support.cuh"
+
+namespace {
+
+constexpr long widths[] = {1,    2,    3,    7,    31,    32,    33,    127,   128,   129,   511,
+                           512,  513,  1000, 1023, 1024,  1025,  2047,  2048,  2049,  4095,  4096,
+                           4097, 8192, 12288, 16384, 16385, 32768, 65536, 100003, 262144};
+
+long rows_for(long cols) {
+  // About 2^20 elements per case, at least a few rows, and thousands for the narrow widths.
+  return std::max(3L, std::min(3000L, (1L << 20) / cols));
+}
+
+template <class T, bool Log>
+void check_width(long cols, std::mt19937& rng) {
+  long const rows = rows_for(cols);
+  // Three layouts: dense; ld > cols with the views one element off their alignment.
+  struct layout {
+    long ld, offset;
+  };
+  for (layout const l : {layout{cols, 0}, layout{cols + 3, 1}}) {
+    CAPTURE(cols);
+    CAPTURE(rows);
+    CAPTURE(l.ld);
+    CAPTURE(l.offset);
+    std::size_t const size = std::size_t(l.offset + rows * l.ld);
+    test::mirrored<T> x(size), y(size), y_ref(size);
+    test::fill_uniform(x.host, rng);
+    x.upload();
+    auto const exact = Log ? rf::reference::log_softmax(
+                                 rf::load(x.h(l.offset), rows, cols, l.ld),
+                                 rf::store(y_ref.h(l.offset), l.ld))
+                           : rf::reference::softmax(rf::load(x.h(l.offset), rows, cols, l.ld),
+                                                    rf::store(y_ref.h(l.offset), l.ld));
+    auto run = [&](rf::launch_options options) {
+      test::poison(y.host);
+      y.upload();
+      auto const load = rf::load(static_cast<T const*>(x.d(l.offset)), rows, cols, l.ld);
+      auto const store = rf::store(y.d(l.offset), l.ld);
+      rf::plan const p = Log ? rf::log_softmax(load, store, nullptr, options)
+                             : rf::softmax(load, store, nullptr, options);
+      test::sync_and_check();
+      INFO(rf::explain(p));
+      // log-softmax outputs are x - max - log(sum), terms up to ~20 in magnitude: a few fp32
+      // ulps of 20 (2e-6 each) absolute on top of the relative bound.
+      CHECK_MATCHES(test::compare(y.download(), exact, rows, cols, l.ld, l.offset,
+                                  Log ? 8e-6 : 0.0));
+      return p;
+    };
+    run({});
+    int const wide = rf::detail::widest_pack<T>;
+    for (rf::engine_kind kind : test::all_engines()) {
+      for (int pack : {0, 1}) {
+        int const effective = pack == 1 || cols % wide != 0 || l.offset != 0 ? 1 : wide;
+        if (!test::engine_supports(kind, cols, effective)) continue;
+        if (kind == rf::engine_kind::block_uncached && cols > 20000 && pack == 1) continue;
+        rf::plan const p = run({kind, pack});
+        CHECK(p.engine == kind);
+        CHECK(p.pack == effective);
+      }
+    }
+  }
+}
+
+template <class T, bool Log>
+void check_all_widths(unsigned seed) {
+  std::mt19937 rng(seed);
+  for (long cols : widths) check_width<T, Log>(cols, rng);
+}
+
+}  // namespace
+
+TEST_CASE("softmax fp32 over every width and engine") { check_all_widths<float, false>(1); }
+TEST_CASE("softmax fp16 over every width and engine") { check_all_widths<__half, false>(2); }
+TEST_CASE("softmax bf16 over every width and engine") { check_all_widths<__nv_bfloat16, false>(3); }
+TEST_CASE("log_softmax fp32 over every width and engine") { check_all_widths<float, true>(4); }
+TEST_CASE("log_softmax fp16 over every width and engine") { check_all_widths<__half, true>(5); }
+TEST_CASE("log_softmax bf16 over every width and engine") {
+  check_all_widths<__nv_bfloat16, true>(6);
+}

@@ -1,0 +1,141 @@
+// Shared by the GPU tests: device buffers, random inputs, poisoned outputs, and the comparison
+// against the host reference with tolerances that follow from the output type.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <thrust/copy.h>
+#include <thrust/device_vector.h>
+
+#include <rowfuse/reference.hpp>
+#include <rowfuse/rowfuse.cuh>
+
+namespace rf = rowfuse;
+
+namespace test {
+
+/// A host and a device copy of one buffer, `pad` elements longer than asked so a view may
+/// start off the allocation's alignment.
+template <class T>
+struct mirrored {
+  std::vector<T> host;
+  thrust::device_vector<T> device;
+
+  explicit mirrored(std::size_t n) : host(n), device(n) {}
+  T* h(std::size_t offset = 0) { return host.data() + offset; }
+  T* d(std::size_t offset = 0) { return thrust::raw_pointer_cast(device.data()) + offset; }
+  void upload() { thrust::copy(host.begin(), host.end(), device.begin()); }
+  std::vector<T> download() const {
+    std::vector<T> out(device.size());
+    thrust::copy(device.begin(), device.end(), out.begin());
+    return out;
+  }
+};
+
+template <class T>
+void fill_uniform(std::vector<T>& v, std::mt19937& rng, float lo = -4.0f, float hi = 4.0f) {
+  std::uniform_real_distribution<float> dist(lo, hi);
+  for (auto& x : v) x = rf::detail::narrow<T>(dist(rng));
+}
+
+/// Poison: a byte pattern that is NaN in every float format, so an element the kernel forgot to
+/// write can never pass for a result (the checks treat a NaN where a number is due as wrong).
+template <class T>
+void poison(std::vector<T>& v) {
+  std::memset(static_cast<void*>(v.data()), 0xFF, v.size() * sizeof(T));
+}
+
+/// The spacing of T's values at magnitude |v| (its unit in the last place).
+template <class T>
+double ulp(double v) {
+  int e = 0;
+  std::frexp(std::fabs(v), &e);  // |v| = m * 2^e with m in [0.5, 1)
+  int exponent = e - 1;
+  int min_exponent = 0;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, __nv_bfloat16>) min_exponent = -126;
+  else if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_fp8_e5m2>)
+    min_exponent = -14;
+  else min_exponent = -6;  // e4m3
+  if (v == 0.0 || exponent < min_exponent) exponent = min_exponent;
+  return std::ldexp(1.0, exponent - rf::element_traits<T>::mantissa_bits);
+}
+
+/// Tolerance for one output element against the exact value `ref`:
+///  - 16-bit and fp8 outputs: one unit in the last place of the output type at |ref| (the
+///    kernel's fp32 arithmetic is far finer, so only the final rounding remains);
+///  - fp32 outputs: 1e-6 relative, plus `fp32_abs` for ops whose outputs are differences of
+///    O(1) fp32 terms (log-softmax: x - max - log(sum) carries ~1 ulp of |x| absolute).
+template <class T>
+double tolerance(double ref, double fp32_abs) {
+  if constexpr (std::is_same_v<T, float>) return 1e-6 * std::fabs(ref) + fp32_abs;
+  else return ulp<T>(ref);
+}
+
+struct mismatch_report {
+  std::size_t checked = 0;
+  std::size_t bad = 0;
+  std::string first;
+};
+
+/// Compares every element of a [rows, cols] output (row stride ld) with the exact values.
+template <class T>
+mismatch_report compare(std::vector<T> const& got, std::vector<double> const& exact, long rows,
+                        long cols, long ld, long offset, double fp32_abs = 0.0) {
+  mismatch_report r;
+  for (long i = 0; i < rows; ++i) {
+    for (long j = 0; j < cols; ++j) {
+      double const g = rf::detail::widen<double>(got[std::size_t(offset + i * ld + j)]);
+      double const e = exact[std::size_t(i * cols + j)];
+      ++r.checked;
+      bool ok;
+      if (std::isnan(e)) ok = std::isnan(g);
+      else if (std::isinf(e)) ok = g == e;
+      else ok = !std::isnan(g) && std::fabs(g - e) <= tolerance<T>(e, fp32_abs);
+      if (!ok && r.bad++ == 0) {
+        std::ostringstream s;
+        s.precision(10);
+        s << "row " << i << " col " << j << ": got " << g << ", exact " << e << ", tolerance "
+          << tolerance<T>(e, fp32_abs);
+        r.first = s.str();
+      }
+    }
+  }
+  return r;
+}
+
+#define CHECK_MATCHES(report)                                                    \
+  do {                                                                           \
+    auto const& report_ = (report);                                              \
+    INFO("first mismatch: " << report_.first);                                   \
+    CHECK(report_.checked > 0);                                                  \
+    CHECK(report_.bad == 0);                                                     \
+  } while (0)
+
+inline void sync_and_check() {
+  cudaError_t const s = cudaDeviceSynchronize();
+  REQUIRE_MESSAGE(s == cudaSuccess, cudaGetErrorString(s));
+}
+
+inline std::vector<rf::engine_kind> all_engines() {
+  return {rf::engine_kind::warp_rows, rf::engine_kind::block_rows, rf::engine_kind::block_smem,
+          rf::engine_kind::block_uncached};
+}
+
+/// Whether a forced engine can run `cols` at pack `pack` (what choose_plan would accept).
+inline bool engine_supports(rf::engine_kind kind, long cols, int pack) {
+  try {
+    rf::detail::choose_plan("probe", 1, cols, pack, kind, rf::current_device());
+    return true;
+  } catch (rf::error const&) {
+    return false;
+  }
+}
+
+}  // namespace test
