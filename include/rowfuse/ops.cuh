@@ -13,9 +13,10 @@ namespace rowfuse {
 
 namespace detail {
 
-/// fp32 outputs take the accurate exp (1e-6 relative); narrower outputs the fast one.
-template <class Store>
-inline constexpr bool accurate_exp = std::is_same_v<typename Store::element_type, float>;
+/// fp32 outputs take the accurate exp (1e-6 relative); narrower outputs the fast one, except
+/// log-softmax, whose outputs near 0 are -log(sum) and need the sum to full fp32 precision.
+template <class Store, bool Log = false>
+inline constexpr bool accurate_exp = Log || std::is_same_v<typename Store::element_type, float>;
 
 inline void check_eps(char const* where, float eps) {
   require(eps > 0.0f && eps < INFINITY, where, "eps", eps, "must be finite and > 0");
@@ -41,7 +42,7 @@ plan softmax(Load const& load, Store const& store, cudaStream_t stream = nullptr
 template <class Load, class Store>
 plan log_softmax(Load const& load, Store const& store, cudaStream_t stream = nullptr,
                  launch_options const& options = {}) {
-  return detail::run_op(op::softmax<true, detail::accurate_exp<Store>>{}, load, store, stream,
+  return detail::run_op(op::softmax<true, detail::accurate_exp<Store, true>>{}, load, store, stream,
                         options);
 }
 

@@ -25,15 +25,19 @@ namespace test {
 /// start off the allocation's alignment.
 template <class T>
 struct mirrored {
-  std::vector<T> host;
-  thrust::device_vector<T> device;
+  // bool is held as bytes: std::vector<bool> packs bits and has no data().
+  using stored = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
+  std::vector<stored> host;
+  thrust::device_vector<stored> device;
 
   explicit mirrored(std::size_t n) : host(n), device(n) {}
-  T* h(std::size_t offset = 0) { return host.data() + offset; }
-  T* d(std::size_t offset = 0) { return thrust::raw_pointer_cast(device.data()) + offset; }
+  T* h(std::size_t offset = 0) { return reinterpret_cast<T*>(host.data()) + offset; }
+  T* d(std::size_t offset = 0) {
+    return reinterpret_cast<T*>(thrust::raw_pointer_cast(device.data())) + offset;
+  }
   void upload() { thrust::copy(host.begin(), host.end(), device.begin()); }
-  std::vector<T> download() const {
-    std::vector<T> out(device.size());
+  std::vector<stored> download() const {
+    std::vector<stored> out(device.size());
     thrust::copy(device.begin(), device.end(), out.begin());
     return out;
   }

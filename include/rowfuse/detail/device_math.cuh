@@ -12,12 +12,13 @@ inline constexpr float log2_e = 1.4426950408889634f;
 inline constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 
 /// exp(x - shift). The accurate path (fp32 outputs: within 1e-6 relative) uses expf; the fast
-/// path (16-bit and fp8 outputs, whose ulp is 2^-8 or coarser) folds the shift into one fma
-/// before exp2, so the argument is rounded once and ex2.approx's 2-ulp error is all that is left.
+/// path (16-bit and fp8 outputs, whose ulp is 2^-8 or coarser) is exp2 of (x - shift) * log2(e).
+/// Both subtract first, so the row's maximum gives exactly exp(0) = 1 and a one-element row
+/// exactly 1 (softmax) or 0 (log-softmax).
 template <bool Accurate>
 __device__ __forceinline__ float exp_shifted(float x, float shift) {
   if constexpr (Accurate) return expf(x - shift);
-  else return exp2f(fmaf(x, log2_e, -shift * log2_e));
+  else return exp2f((x - shift) * log2_e);
 }
 
 /// Shuffles any trivially copyable struct of 32-bit words (an op's partial statistics).

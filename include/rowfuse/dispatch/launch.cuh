@@ -88,10 +88,19 @@ void launch_engine(plan& p, Op const& op, Load const& load, Store const& store,
   index_t const tiles = (p.rows + rows_per_block - 1) / rows_per_block;
   if constexpr (requires { Config::cached; }) {
     auto kernel = engine::streaming_kernel<Config, Op, Load, Store>;
-    if (p.dynamic_smem > 48 * 1024)
-      check_launch(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        int(p.dynamic_smem)),
-                   p);
+    // Past 48 KB (static shared memory included) a kernel must opt in; opt in to the device's
+    // whole per-block limit once, so every later width fits without another call.
+    static bool opted_in[64] = {};
+    if (!opted_in[dev.id % 64]) {
+      cudaFuncAttributes attributes{};
+      check_launch(cudaFuncGetAttributes(&attributes, kernel), p);
+      int const dynamic_limit =
+          int(dev.shared_memory_per_block_optin) - int(attributes.sharedSizeBytes);
+      check_launch(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_limit),
+          p);
+      opted_in[dev.id % 64] = true;
+    }
     int const blocks = resident_blocks(kernel, p.block_threads, p.dynamic_smem);
     p.grid = std::min<index_t>(tiles, index_t(blocks) * dev.multiprocessors);
     kernel<<<unsigned(p.grid), p.block_threads, p.dynamic_smem, stream>>>(op, load, store, p.rows,
@@ -143,13 +152,14 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
                    (void)entry;  // only its type is used
                    constexpr int N = decltype(+hana::at_c<0>(entry))::value;
                    using shape = typename decltype(+hana::at_c<1>(entry))::type;
-                   if constexpr (!kernel_for<N, shape>::worth_instantiating) return;
-                   if (launched || N != p.pack || shape::kind != p.engine ||
-                       shape::block_threads != p.block_threads || shape::packs != p.packs)
-                     return;
-                   launched = true;
-                   launch_engine<typename kernel_for<N, shape>::config>(p, op, load, store,
-                                                                        stream, dev);
+                   if constexpr (kernel_for<N, shape>::worth_instantiating) {
+                     if (launched || N != p.pack || shape::kind != p.engine ||
+                         shape::block_threads != p.block_threads || shape::packs != p.packs)
+                       return;
+                     launched = true;
+                     launch_engine<typename kernel_for<N, shape>::config>(p, op, load, store,
+                                                                          stream, dev);
+                   }
                  });
   if (!launched) fail(Op::name, ": internal error: no kernel instantiated for plan ", explain(p));
   return p;
