@@ -121,7 +121,8 @@ std::vector<double> layernorm(L const& load, S const& store, Affine const& affin
     for (std::size_t c = 0; c < x.size(); ++c) {
       double v = (x[c] - mean) * rstd;
       if constexpr (!std::is_same_v<Affine, no_affine_t>) {
-        v *= detail::gamma_at(bound.gamma, index_t(c));
+        double const g = detail::gamma_at(bound.gamma, index_t(c));
+        v *= bound.zero_centered ? 1.0 + g : g;
         if (bound.beta.data) v += rowfuse::detail::widen<double>(bound.beta.data[c]);
       }
       y[c] = v;

@@ -95,19 +95,35 @@ ROWFUSE_HD V clamp_magnitude(V x, V limit) {
 /// format: e4m3 has no infinity, so it gives NaN; e5m2 gives ±inf.
 template <class T, class V>
 ROWFUSE_HD T narrow(V value, bool saturate = false) {
-  float x = static_cast<float>(value);
-  if constexpr (std::is_same_v<T, float>) {
-    return saturate ? clamp_magnitude(x, 3.4028234663852886e38f) : x;
-  } else if constexpr (std::is_same_v<T, __half>) {
-    return __float2half_rn(saturate ? clamp_magnitude(x, 65504.0f) : x);
-  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-    return __float2bfloat16_rn(saturate ? clamp_magnitude(x, 3.3895313892515355e38f) : x);
+  if constexpr (std::is_same_v<V, double>) {
+    // The host reference: round the double once, straight to T. Going through float first
+    // would round twice and, next to a tie, land one ulp off.
+    double const x = saturate ? clamp_magnitude(value, element_traits<T>::max_finite) : value;
+    if constexpr (std::is_same_v<T, float>) return static_cast<float>(x);
+    else if constexpr (std::is_same_v<T, __half>) return __double2half(x);
+    else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __double2bfloat16(x);
+    else {
+      static_assert(fp8_element<T>, "rowfuse: no conversion to this element type");
+      T out;
+      out.__x = __nv_cvt_double_to_fp8(x, saturate ? __NV_SATFINITE : __NV_NOSAT,
+                                       element_traits<T>::interpretation);
+      return out;
+    }
   } else {
-    static_assert(fp8_element<T>, "rowfuse: no conversion to this element type");
-    T out;
-    out.__x = __nv_cvt_float_to_fp8(x, saturate ? __NV_SATFINITE : __NV_NOSAT,
-                                    element_traits<T>::interpretation);
-    return out;
+    float const x = static_cast<float>(value);
+    if constexpr (std::is_same_v<T, float>) {
+      return saturate ? clamp_magnitude(x, 3.4028234663852886e38f) : x;
+    } else if constexpr (std::is_same_v<T, __half>) {
+      return __float2half_rn(saturate ? clamp_magnitude(x, 65504.0f) : x);
+    } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+      return __float2bfloat16_rn(saturate ? clamp_magnitude(x, 3.3895313892515355e38f) : x);
+    } else {
+      static_assert(fp8_element<T>, "rowfuse: no conversion to this element type");
+      T out;
+      out.__x = __nv_cvt_float_to_fp8(x, saturate ? __NV_SATFINITE : __NV_NOSAT,
+                                      element_traits<T>::interpretation);
+      return out;
+    }
   }
 }
 

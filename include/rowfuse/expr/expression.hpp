@@ -97,7 +97,7 @@ ROWFUSE_UNROLL
 /// cols). Any alignment; any ld >= cols.
 template <input_element T>
 constexpr load_expr<T> load(T const* data, index_t rows, index_t cols, index_t ld = -1) {
-  return {view<T const>{data, rows, cols, ld < 0 ? cols : ld, {}, -1}, {}};
+  return {view<T const>{data, rows, cols, ld == -1 ? cols : ld, {}, -1}, {}};
 }
 
 /// The op's output, of the input's shape; ld defaults to cols.
@@ -194,7 +194,7 @@ load_expr<T, Nodes...> bind(load_expr<T, Nodes...> const& expr, char const* wher
   detail::require(expr.input.rows >= 0, where, "rows", expr.input.rows, "must be >= 0");
   detail::require(expr.input.cols >= 0, where, "cols", expr.input.cols, "must be >= 0");
   view<T const> input = expr.input;
-  input.ld = input.ld < 0 ? input.cols : input.ld;
+  input.ld = input.ld == -1 ? input.cols : input.ld;
   input = input.bind(where, "input", input.rows, input.cols);
   return {input, bind_chain(expr.nodes, where, input.rows, input.cols)};
 }
@@ -207,7 +207,8 @@ store_expr<T, Nodes...> bind(store_expr<T, Nodes...> const& expr, char const* wh
           bind_chain(expr.nodes, where, rows, cols)};
 }
 
-/// Whether packs of N elements are aligned for the input, the output and every operand.
+/// Whether packs of N elements are aligned for every operand of a chain (the caller checks the
+/// input and output views themselves).
 template <int N, class Expr>
 bool chain_allows_pack(Expr const& expr) {
   return hana::unpack(expr.nodes, [](auto const&... node) {

@@ -68,9 +68,10 @@ struct view {
   /// all raise rowfuse::error naming `where` and `name`.
   view bind(char const* where, char const* name, index_t op_rows, index_t op_cols) const {
     view bound = *this;
-    if (bound.rows < 0 && broadcast_rows < 0) bound.rows = op_rows;
-    if (bound.cols < 0) bound.cols = op_cols;
-    if (bound.ld < 0) bound.ld = bound.cols;
+    // -1 means "the op's"; any other negative value is an error the checks below report.
+    if (bound.rows == -1 && broadcast_rows < 0) bound.rows = op_rows;
+    if (bound.cols == -1) bound.cols = op_cols;
+    if (bound.ld == -1) bound.ld = bound.cols;
     if (broadcast_rows >= 0) {
       if (broadcast_rows != op_rows)
         detail::fail(where, ": ", name, " broadcasts over ", broadcast_rows,
@@ -113,7 +114,7 @@ view<T> broadcast(T* data, std::initializer_list<index_t> shape,
   index_t const* s = shape.begin();
   index_t const* o = over.begin();
   int const leading = int(over.size()) - 1;
-  for (int i = 0; i <= leading; ++i) {
+  for (int i = 0; i < leading; ++i) {
     if (o[i] < 0) detail::fail(where, ": over[", i, "] = ", o[i], " must be >= 0");
     if (s[i] != o[i] && s[i] != 1)
       detail::fail(where, ": shape[", i, "] = ", s[i], " must be 1 or over[", i, "] = ", o[i]);

@@ -1,6 +1,7 @@
 // The per-column parameters of the norms: gamma (scale) and beta (shift), fp32, fp16 or bf16.
 #pragma once
 
+#include <string_view>
 #include <type_traits>
 
 #include "../detail/numeric.hpp"
@@ -22,6 +23,10 @@ struct affine_params {
 
   affine_params bind(char const* where, index_t cols) const {
     affine_params bound = *this;
+    if (beta.data != nullptr && std::string_view(where) == "rf::rmsnorm")
+      detail::fail(where, ": beta = ", static_cast<void const*>(beta.data),
+                   " given, but rmsnorm has no shift: pass rf::affine(gamma) or "
+                   "rf::zero_centered_gamma(gamma)");
     bound.gamma = gamma.bind(where, "gamma", 1, cols);  // rf::affine(nullptr) is an error
     if (beta.data != nullptr) bound.beta = beta.bind(where, "beta", 1, cols);  // beta is optional
     return bound;

@@ -1,0 +1,364 @@
+// rf::dropout on the host: the keep decision is Philox word i % 4 of quad i / 4 (i = row * cols +
+// col) of the stream (seed, offset), independently of how the row is cut into packs; kept values
+// are scaled by 1 / (1 - p), dropped ones are 0; the keep mask output matches; bad p is an error.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <rowfuse/expr.hpp>
+#include <rowfuse/reference.hpp>
+
+namespace rf = rowfuse;
+
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+using rf::index_t;
+
+/// The decision the documentation promises, recomputed from philox4x32_10 itself (not from
+/// philox_quad or the node): element i is kept iff word i % 4 of
+/// philox4x32_10({lo(i/4), hi(i/4), lo(offset), hi(offset)}, {lo(seed), hi(seed)}) >= p * 2^32.
+bool expected_keep(float p, u64 seed, u64 offset, u64 i) {
+  u64 const q = i / 4;
+  rf::detail::philox_u32x4 const counter{{u32(q), u32(q >> 32), u32(offset), u32(offset >> 32)}};
+  rf::detail::philox_key const key{{u32(seed), u32(seed >> 32)}};
+  u32 const threshold = u32(double(p) * 4294967296.0);
+  return rf::detail::philox4x32_10(counter, key).v[i % 4] >= threshold;
+}
+
+std::vector<double> random_values(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uniform(-4.0f, 4.0f);
+  std::vector<double> x(n);
+  for (double& v : x) {
+    do
+      v = uniform(rng);
+    while (v == 0.0); // a kept 0 would look dropped
+  }
+  return x;
+}
+
+/// Runs the bound node's apply<N> over x[0..N) = elements (row, col0 .. col0 + N).
+template <int N, class V>
+void apply_pack(rf::dropout_node const& node, V* x, index_t row, index_t col0, index_t cols) {
+  V pack[N];
+  for (int j = 0; j < N; ++j)
+    pack[j] = x[j];
+  rf::store_context<V> context{cols, V(0)};
+  node.template apply<N>(pack, row, col0, context);
+  for (int j = 0; j < N; ++j)
+    x[j] = pack[j];
+}
+
+constexpr std::uint8_t poison_byte = 0x7F;
+
+} // namespace
+
+TEST_CASE("dropout keeps 1 - p of 10^6 elements, scales kept values by exactly 1/(1-p), zeroes "
+          "the rest, and writes a matching keep mask") {
+  index_t const rows = 1000, cols = 1000, n = rows * cols;
+  std::vector<double> const x = random_values(std::size_t(n), 1);
+  for (float p : {0.1f, 0.5f, 0.9f}) {
+    CAPTURE(p);
+    std::vector<std::uint8_t> mask(std::size_t(n), poison_byte);
+    auto const node =
+        rf::dropout(p, 0xfeedface12345678ull, 77, mask.data()).bind("test", rows, cols);
+    std::vector<double> y = x;
+    for (index_t r = 0; r < rows; ++r)
+      for (index_t c = 0; c < cols; c += 4)
+        apply_pack<4>(node, &y[std::size_t(r * cols + c)], r, c, cols);
+    double const scale = 1.0 / (1.0 - double(p)); // the host reference scales in double
+    long kept = 0;
+    for (std::size_t i = 0; i < std::size_t(n); ++i) {
+      REQUIRE((mask[i] == 0 || mask[i] == 1)); // every byte written, and only 0 / 1
+      if (mask[i]) {
+        ++kept;
+        REQUIRE(y[i] == x[i] * scale);
+      } else {
+        REQUIRE(y[i] == 0.0);
+      }
+    }
+    // Binomial(n, 1 - p): 4 standard deviations (a false alarm about once in 16000 runs, but
+    // the seed is fixed, so the test is deterministic).
+    double const mean = double(n) * (1.0 - p), sd = std::sqrt(double(n) * p * (1.0 - p));
+    CAPTURE(kept);
+    CHECK(std::abs(double(kept) - mean) <= 4.0 * sd);
+  }
+}
+
+TEST_CASE("bind sets the threshold p * 2^32 and the float keep scale 1 / (1 - p)") {
+  for (float p : {0.0f, 0.1f, 0.25f, 0.5f, 0.9f, 0.999f}) {
+    auto const node = rf::dropout(p, 1, 2).bind("test", 3, 4);
+    CHECK(node.threshold == u32(double(p) * 4294967296.0));
+    CHECK(node.keep_scale == float(1.0 / (1.0 - double(p))));
+  }
+  CHECK(rf::dropout(0.5f, 1).bind("test", 1, 1).threshold == 0x80000000u);
+  CHECK(rf::dropout(0.25f, 1).bind("test", 1, 1).threshold == 0x40000000u);
+  CHECK(rf::dropout(0.5f, 1).bind("test", 1, 1).keep_scale == 2.0f);
+}
+
+TEST_CASE("each element's decision is the documented Philox word, for odd shapes and 64-bit "
+          "seeds and offsets") {
+  struct shape {
+    index_t rows, cols;
+  };
+  std::mt19937_64 rng(2024);
+  for (shape s :
+       {shape{1, 1}, shape{3, 7}, shape{5, 13}, shape{4, 4}, shape{2, 33}, shape{7, 64}}) {
+    u64 const seed = rng(), offset = rng(); // both with nonzero high words
+    float const p = 0.3f;
+    CAPTURE(s.rows);
+    CAPTURE(s.cols);
+    std::vector<double> y = random_values(std::size_t(s.rows * s.cols), 5);
+    std::vector<double> const x = y;
+    auto const node = rf::dropout(p, seed, offset).bind("test", s.rows, s.cols);
+    int kept = 0;
+    for (index_t r = 0; r < s.rows; ++r)
+      for (index_t c = 0; c < s.cols; ++c) {
+        std::size_t const i = std::size_t(r * s.cols + c);
+        apply_pack<1>(node, &y[i], r, c, s.cols);
+        bool const keep = expected_keep(p, seed, offset, i);
+        kept += keep;
+        REQUIRE(y[i] == (keep ? x[i] * (1.0 / (1.0 - double(p))) : 0.0));
+      }
+    if (s.rows * s.cols >= 64) { // not a constant decision
+      CHECK(kept > 0);
+      CHECK(kept < s.rows * s.cols);
+    }
+  }
+}
+
+TEST_CASE("the decision does not depend on the pack width or the pack's alignment in the row") {
+  // For every width N in {1, 2, 4, 8}, every row and every col0 with col0 + N <= cols (so col0
+  // takes every residue mod 4, and cols is not a multiple of 4 in the first shapes), each element
+  // of the pack gets the documented decision and value, and the keep mask gets it too.
+  u64 const seed = 0x0123456789abcdefull, offset = 0xfedcba9876543210ull;
+  float const p = 0.4f;
+  for (index_t cols : {index_t(13), index_t(6), index_t(9), index_t(16)}) {
+    index_t const rows = 5;
+    CAPTURE(cols);
+    std::vector<double> const x = random_values(std::size_t(rows * cols), 11);
+    auto check_width = [&]<int N>(std::integral_constant<int, N>) {
+      CAPTURE(N);
+      for (index_t r = 0; r < rows; ++r)
+        for (index_t col0 = 0; col0 + N <= cols; ++col0) {
+          std::vector<std::uint8_t> mask(std::size_t(rows * cols), poison_byte);
+          auto const node = rf::dropout(p, seed, offset, mask.data()).bind("test", rows, cols);
+          double yd[N];
+          float yf[N];
+          for (int j = 0; j < N; ++j) {
+            yd[j] = x[std::size_t(r * cols + col0 + j)];
+            yf[j] = float(yd[j]);
+          }
+          apply_pack<N>(node, yd, r, col0, cols);
+          apply_pack<N>(node, yf, r, col0, cols); // the kernels' float path
+          for (int j = 0; j < N; ++j) {
+            u64 const i = u64(r * cols + col0 + j);
+            bool const keep = expected_keep(p, seed, offset, i);
+            CAPTURE(col0);
+            CAPTURE(j);
+            REQUIRE(yd[j] == (keep ? x[i] * (1.0 / (1.0 - double(p))) : 0.0));
+            REQUIRE(yf[j] == (keep ? float(x[i]) * node.keep_scale : 0.0f));
+            REQUIRE(mask[i] == std::uint8_t(keep));
+          }
+          // Nothing outside the pack was written.
+          for (index_t k = 0; k < rows * cols; ++k)
+            if (k < r * cols + col0 || k >= r * cols + col0 + N)
+              REQUIRE(mask[std::size_t(k)] == poison_byte);
+        }
+    };
+    check_width(std::integral_constant<int, 1>{});
+    check_width(std::integral_constant<int, 2>{});
+    check_width(std::integral_constant<int, 4>{});
+    check_width(std::integral_constant<int, 8>{});
+  }
+}
+
+TEST_CASE("element indices past 2^32 (quad index past 2^32) use the full 64-bit counter") {
+  index_t const rows = index_t(1) << 22, cols = 5000; // 2.1e10 elements: nothing is allocated
+  u64 const seed = 5, offset = 6;
+  float const p = 0.5f;
+  auto const node = rf::dropout(p, seed, offset).bind("test", rows, cols);
+  std::vector<double> const x = random_values(64, 3);
+  int disagreements_with_truncated_index = 0;
+  for (index_t row : {index_t(4000000), index_t(4194303)}) {
+    for (index_t col0 = 0; col0 < 64; col0 += 8) {
+      double y[8];
+      for (int j = 0; j < 8; ++j)
+        y[j] = x[std::size_t(col0 + j)];
+      apply_pack<8>(node, y, row, col0, cols);
+      for (int j = 0; j < 8; ++j) {
+        u64 const i = u64(row) * u64(cols) + u64(col0 + j);
+        REQUIRE(i / 4 > 0xffffffffull);
+        bool const keep = expected_keep(p, seed, offset, i);
+        REQUIRE(y[j] == (keep ? x[std::size_t(col0 + j)] * 2.0 : 0.0));
+        disagreements_with_truncated_index +=
+            keep != expected_keep(p, seed, offset, i & 0xffffffffu);
+      }
+    }
+  }
+  CHECK(disagreements_with_truncated_index > 0); // the test can tell the two apart
+}
+
+TEST_CASE("same (seed, offset) gives the same mask; another seed or offset gives another") {
+  index_t const rows = 16, cols = 256;
+  float const p = 0.5f;
+  auto mask_of = [&](u64 seed, u64 offset) {
+    std::vector<std::uint8_t> mask(std::size_t(rows * cols), poison_byte);
+    auto const node = rf::dropout(p, seed, offset, mask.data()).bind("test", rows, cols);
+    for (index_t r = 0; r < rows; ++r)
+      for (index_t c = 0; c < cols; c += 4) {
+        double y[4] = {1, 2, 3, 4};
+        apply_pack<4>(node, y, r, c, cols);
+      }
+    return mask;
+  };
+  auto differing = [](auto const& a, auto const& b) {
+    double n = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      n += a[i] != b[i];
+    return n / double(a.size());
+  };
+  u64 const seed = 1234, offset = 0;
+  auto const base = mask_of(seed, offset);
+  CHECK(mask_of(seed, offset) == base);
+  // Two independent p = 0.5 masks differ in half their 4096 elements (sd 0.008).
+  for (auto [s, o] : {std::pair<u64, u64>{seed + 1, offset},
+                      {seed + (u64{1} << 32), offset},
+                      {seed, offset + 1},
+                      {seed, offset + (u64{1} << 32)}}) {
+    CAPTURE(s);
+    CAPTURE(o);
+    double const d = differing(mask_of(s, o), base);
+    CHECK(d > 0.45);
+    CHECK(d < 0.55);
+  }
+}
+
+TEST_CASE("p = 0 keeps every element unchanged") {
+  index_t const rows = 3, cols = 17;
+  std::vector<double> const x = random_values(std::size_t(rows * cols), 8);
+  std::vector<double> y = x;
+  std::vector<std::uint8_t> mask(std::size_t(rows * cols), poison_byte);
+  auto const node = rf::dropout(0.0f, 99, 1, mask.data()).bind("test", rows, cols);
+  for (index_t r = 0; r < rows; ++r)
+    for (index_t c = 0; c < cols; ++c)
+      apply_pack<1>(node, &y[std::size_t(r * cols + c)], r, c, cols);
+  CHECK(y == x);
+  for (std::uint8_t m : mask)
+    REQUIRE(m == 1);
+}
+
+TEST_CASE("the keep mask honours its ld and leaves the padding alone") {
+  index_t const rows = 4, cols = 6, ld = 9;
+  float const p = 0.5f;
+  std::vector<std::uint8_t> mask(std::size_t(rows * ld), poison_byte);
+  auto const node = rf::dropout(p, 42, 43, mask.data(), ld).bind("test", rows, cols);
+  for (index_t r = 0; r < rows; ++r)
+    for (index_t c = 0; c < cols; c += 2) {
+      double y[2] = {1, 1};
+      apply_pack<2>(node, y, r, c, cols);
+    }
+  for (index_t r = 0; r < rows; ++r)
+    for (index_t c = 0; c < ld; ++c) {
+      std::uint8_t const m = mask[std::size_t(r * ld + c)];
+      if (c < cols)
+        REQUIRE(m == std::uint8_t(expected_keep(p, 42, 43, u64(r * cols + c))));
+      else
+        REQUIRE(m == poison_byte);
+    }
+}
+
+TEST_CASE("dropout through a store expression and through the host reference softmax") {
+  index_t const rows = 6, cols = 11; // odd cols: rows do not start on a quad
+  std::vector<float> x(std::size_t(rows * cols));
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> uniform(-4.0f, 4.0f);
+  for (float& v : x)
+    v = uniform(rng);
+  float const p = 0.35f;
+  u64 const seed = 0xabcdef0123ull, offset = 9;
+  double const scale = 1.0 / (1.0 - double(p));
+
+  SUBCASE("rf::reference::softmax with store | dropout(p, seed, offset, mask)") {
+    std::vector<float> plain(x.size()), dropped(x.size(), std::nanf(""));
+    std::vector<std::uint8_t> mask(x.size(), poison_byte);
+    auto const s = rf::reference::softmax(rf::load(x.data(), rows, cols), rf::store(plain.data()));
+    auto const d = rf::reference::softmax(rf::load(x.data(), rows, cols),
+                                          rf::store(dropped.data()) |
+                                              rf::dropout(p, seed, offset, mask.data()));
+    int kept = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      bool const keep = expected_keep(p, seed, offset, i);
+      kept += keep;
+      REQUIRE(mask[i] == std::uint8_t(keep));
+      REQUIRE(d[i] == (keep ? s[i] * scale : 0.0));
+      REQUIRE(dropped[i] == float(d[i])); // the written output is the rounded value
+    }
+    CHECK(kept > 0);
+    CHECK(kept < rows * cols);
+  }
+  SUBCASE("store_expr::store<N> with an fp16 output, packs of 1 and of 2") {
+    std::vector<__half> out(x.size(), __float2half_rn(std::nanf("")));
+    auto const store =
+        rf::bind(rf::store(out.data()) | rf::dropout(p, seed, offset), "test", rows, cols);
+    rf::store_context<float> context{cols, 0.0f};
+    for (index_t r = 0; r < rows; ++r)
+      for (index_t c = 0; c < cols; ++c) {
+        if (c + 1 < cols && c % 2 == 0) {
+          float y[2] = {x[std::size_t(r * cols + c)], x[std::size_t(r * cols + c + 1)]};
+          store.store<2>(r, c, y, context);
+          ++c;
+        } else {
+          float y[1] = {x[std::size_t(r * cols + c)]};
+          store.store<1>(r, c, y, context);
+        }
+      }
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      bool const keep = expected_keep(p, seed, offset, i);
+      float const expected = keep ? x[i] * float(1.0 / (1.0 - double(p))) : 0.0f;
+      REQUIRE(__half2float(out[i]) == __half2float(__float2half_rn(expected)));
+    }
+  }
+}
+
+TEST_CASE("p outside [0, 1) raises rowfuse::error naming 'dropout p' and the value") {
+  struct bad {
+    float p;
+    char const* text;
+  };
+  float const inf = std::numeric_limits<float>::infinity();
+  for (bad b : {bad{-0.1f, "-0.1"}, bad{1.0f, "= 1 "}, bad{1.5f, "1.5"},
+                bad{std::numeric_limits<float>::quiet_NaN(), "nan"}, bad{inf, "inf"},
+                bad{-1e-7f, "-1e-07"}}) {
+    CAPTURE(b.text);
+    bool thrown = false;
+    try {
+      (void)rf::dropout(b.p, 1, 2).bind("rf::softmax", 2, 3);
+    } catch (rf::error const& e) {
+      thrown = true;
+      std::string const what = e.what();
+      CAPTURE(what);
+      CHECK(what.find("dropout p") != std::string::npos);
+      CHECK(what.find(b.text) != std::string::npos);
+      CHECK(what.find("rf::softmax") != std::string::npos);
+    }
+    CHECK(thrown);
+    // And through an op, before anything is written.
+    float x[6] = {1, 2, 3, 4, 5, 6}, y[6];
+    std::memset(y, 0x7F, sizeof y);
+    CHECK_THROWS_AS(rf::reference::softmax(rf::load(x, 2, 3), rf::store(y) | rf::dropout(b.p, 1)),
+                    rf::error);
+    for (float v : y)
+      CHECK(std::memcmp(&v, "\x7F\x7F\x7F\x7F", 4) == 0);
+  }
+  // The largest float below 1 is fine.
+  CHECK_NOTHROW((void)rf::dropout(std::nextafter(1.0f, 0.0f), 1).bind("test", 1, 1));
+}
