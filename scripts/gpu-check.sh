@@ -29,7 +29,8 @@ fi
 if ((ncu)) && command -v ncu >/dev/null; then
   for spec in "softmax fp16 2048" "layernorm fp16 2048" "softmax fp16 32" "softmax fp16 16384"; do
     set -- $spec
-    ncu --clock-control none --launch-skip 3 --launch-count 1 \
+    ncu --clock-control none --kernel-name regex:'register_kernel|streaming_kernel' \
+      --launch-skip 3 --launch-count 1 \
       --section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
       $build/bench/rowfuse-bench --ops "$1" --dtype "$2" --cols "$3" --reps 1 \
       >"$out/ncu-$1-$2-$3.txt" 2>&1

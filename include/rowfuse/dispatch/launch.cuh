@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <type_traits>
+#include <utility>
 
 #include <boost/hana/cartesian_product.hpp>
 #include <boost/hana/for_each.hpp>
@@ -148,10 +149,9 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
 
   bool launched = false;
   hana::for_each(hana::cartesian_product(hana::make_tuple(pack_widths<T>, engine_shapes)),
-                 [&](auto entry) {
-                   (void)entry;  // only its type is used
-                   constexpr int N = decltype(+hana::at_c<0>(entry))::value;
-                   using shape = typename decltype(+hana::at_c<1>(entry))::type;
+                 [&]<class Entry>(Entry) {  // only the entry's type is used
+                   constexpr int N = decltype(+hana::at_c<0>(std::declval<Entry>()))::value;
+                   using shape = typename decltype(+hana::at_c<1>(std::declval<Entry>()))::type;
                    if constexpr (kernel_for<N, shape>::worth_instantiating) {
                      if (launched || N != p.pack || shape::kind != p.engine ||
                          shape::block_threads != p.block_threads || shape::packs != p.packs)

@@ -63,7 +63,12 @@ __global__ void __launch_bounds__(Config::block_threads)
       }
     }
 
-    partial part = op.local(v, valid_packs * N);
+    // Ops that can (softmax) rewrite v into a form that finishes without a second exp.
+    constexpr bool in_place = Op::local_in_place_available;
+    partial own;
+    if constexpr (in_place) own = op.local_in_place(v, valid_packs * N);
+    else own = op.local(v, valid_packs * N);
+    partial part = own;
     if constexpr (Config::whole_block) part = block_reducer<Op, B>{shared}(op, part);
     else part = reduce_in_group(op, part, group);
     auto const stats = op.finalize(part, cols);
@@ -76,7 +81,8 @@ __global__ void __launch_bounds__(Config::block_threads)
         float y[N];
         ROWFUSE_UNROLL
         for (int j = 0; j < N; ++j) y[j] = v[p * N + j];
-        op.template finish<N>(y, stats, row, col0);
+        if constexpr (in_place) op.template finish_in_place<N>(y, stats, own, row, col0);
+        else op.template finish<N>(y, stats, row, col0);
         store.template store<N>(row, col0, y, store_ctx);
       }
     }

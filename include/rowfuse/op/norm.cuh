@@ -47,6 +47,7 @@ __device__ void apply_affine(float (&)[N], no_affine_t const&, index_t) {}
 template <class Affine>
 struct layernorm {
   static constexpr char const* name = "rf::layernorm";
+  static constexpr bool local_in_place_available = false;
   Affine affine;
   float eps;
   row_stats saved;
@@ -69,12 +70,12 @@ struct layernorm {
     float sum = 0.0f;
     ROWFUSE_UNROLL
     for (int i = 0; i < K; ++i)
-      if (i < n) sum += v[i];
+      if (n == K || i < n) sum += v[i];
     float const mean = sum / float(n);
     float m2 = 0.0f;
     ROWFUSE_UNROLL
     for (int i = 0; i < K; ++i)
-      if (i < n) m2 += (v[i] - mean) * (v[i] - mean);
+      if (n == K || i < n) m2 += (v[i] - mean) * (v[i] - mean);
     return {float(n), mean, m2};
   }
 
@@ -113,6 +114,7 @@ struct layernorm {
 template <class Affine>
 struct rmsnorm {
   static constexpr char const* name = "rf::rmsnorm";
+  static constexpr bool local_in_place_available = false;
   Affine affine;
   float eps;
   float* saved_rstd;
@@ -131,7 +133,7 @@ struct rmsnorm {
     float s = 0.0f;
     ROWFUSE_UNROLL
     for (int i = 0; i < K; ++i)
-      if (i < n) s += v[i] * v[i];
+      if (n == K || i < n) s += v[i] * v[i];
     return {s};
   }
 

@@ -12,6 +12,8 @@ namespace rowfuse::op {
 template <bool Log, bool Accurate>
 struct softmax {
   static constexpr char const* name = Log ? "rf::log_softmax" : "rf::softmax";
+  /// The register engines call local_in_place / finish_in_place (one exp per element).
+  static constexpr bool local_in_place_available = true;
 
   /// max of the elements seen, and the sum of exp(x - max) over them. A part that has seen
   /// only -inf (or nothing) is {-inf, 0}.
@@ -31,18 +33,59 @@ struct softmax {
   __device__ partial identity() const { return {rowfuse::detail::neg_inf, 0.0f}; }
 
   /// Over v[0 .. n): two passes over registers, max first, so each element costs one exp.
+  /// n == K (a full thread) takes the unguarded loops.
   template <int K>
   __device__ partial local(float const (&v)[K], int n) const {
     float m = rowfuse::detail::neg_inf;
     ROWFUSE_UNROLL
     for (int i = 0; i < K; ++i)
-      if (i < n) m = fmaxf(m, v[i]);  // fmaxf skips NaN; the sum below carries it instead
+      if (n == K || i < n) m = fmaxf(m, v[i]);  // fmaxf skips NaN; the sum below carries it
     float const shift = m == rowfuse::detail::neg_inf ? 0.0f : m;
     float s = 0.0f;
     ROWFUSE_UNROLL
     for (int i = 0; i < K; ++i)
-      if (i < n) s += rowfuse::detail::exp_shifted<Accurate>(v[i], shift);
+      if (n == K || i < n) s += rowfuse::detail::exp_shifted<Accurate>(v[i], shift);
     return {m, s};
+  }
+
+  /// The register engines' variant: rewrites v[i] into exp(v[i] - own shift), so finishing
+  /// costs a multiply instead of a second exp (softmax only; log-softmax keeps x).
+  template <int K>
+  __device__ partial local_in_place(float (&v)[K], int n) const {
+    if constexpr (Log) {
+      return local(v, n);
+    } else {
+      float m = rowfuse::detail::neg_inf;
+      ROWFUSE_UNROLL
+      for (int i = 0; i < K; ++i)
+        if (n == K || i < n) m = fmaxf(m, v[i]);
+      float const shift = m == rowfuse::detail::neg_inf ? 0.0f : m;
+      float s = 0.0f;
+      ROWFUSE_UNROLL
+      for (int i = 0; i < K; ++i) {
+        v[i] = rowfuse::detail::exp_shifted<Accurate>(v[i], shift);
+        if (n == K || i < n) s += v[i];
+      }
+      return {m, s};
+    }
+  }
+
+  /// Finishes values that local_in_place rewrote, given this thread's own partial.
+  template <int N>
+  __device__ void finish_in_place(float (&x)[N], stats const& s, partial const& own, index_t row,
+                                  index_t col0) const {
+    if constexpr (Log) {
+      finish(x, s, row, col0);
+    } else {
+      float const own_shift = own.max == rowfuse::detail::neg_inf ? 0.0f : own.max;
+      float factor = 0.0f;  // a thread that saw only -inf holds zeros: keep them zero, not 0 * inf
+      if (!s.empty && own.max != rowfuse::detail::neg_inf) {
+        if constexpr (Accurate) factor = expf(own_shift - s.shift) / s.sum;
+        else factor = rowfuse::detail::exp_shifted<false>(own_shift, s.shift) * s.inv_sum;
+      }
+      ROWFUSE_UNROLL
+      for (int j = 0; j < N; ++j) x[j] *= factor;
+    }
   }
 
   __device__ partial merge(partial a, partial b) const {
