@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <iterator>
 #include <type_traits>
 #include <utility>
 
@@ -31,11 +32,13 @@ struct engine_shape {
   static constexpr int block_threads = BlockThreads;
 };
 
+static_assert(tuning::warp_rows_max_packs == 4, "engine_shapes lists warp_rows packs 1, 2, 4");
+static_assert(std::size(tuning::block_rows_shapes) == 6, "engine_shapes lists 6 block_rows shapes");
+
 inline constexpr auto engine_shapes = hana::tuple_t<
     engine_shape<engine_kind::warp_rows, 1, tuning::warp_rows_block_threads>,
     engine_shape<engine_kind::warp_rows, 2, tuning::warp_rows_block_threads>,
     engine_shape<engine_kind::warp_rows, 4, tuning::warp_rows_block_threads>,
-    engine_shape<engine_kind::warp_rows, 8, tuning::warp_rows_block_threads>,
     engine_shape<engine_kind::block_rows, tuning::block_rows_shapes[0][1],
                  tuning::block_rows_shapes[0][0]>,
     engine_shape<engine_kind::block_rows, tuning::block_rows_shapes[1][1],
@@ -46,6 +49,8 @@ inline constexpr auto engine_shapes = hana::tuple_t<
                  tuning::block_rows_shapes[3][0]>,
     engine_shape<engine_kind::block_rows, tuning::block_rows_shapes[4][1],
                  tuning::block_rows_shapes[4][0]>,
+    engine_shape<engine_kind::block_rows, tuning::block_rows_shapes[5][1],
+                 tuning::block_rows_shapes[5][0]>,
     engine_shape<engine_kind::block_smem, 1, tuning::streaming_block_threads>,
     engine_shape<engine_kind::block_uncached, 1, tuning::streaming_block_threads>>;
 

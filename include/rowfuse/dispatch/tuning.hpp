@@ -7,15 +7,18 @@ namespace rowfuse::tuning {
 /// occupancy (not the block) bounds the rows in flight.
 inline constexpr int warp_rows_block_threads = 128;
 
-/// The widest row warp_rows keeps in registers is 32 lanes x max_packs_per_lane packs: 2048
-/// fp16 / 1024 fp32 columns at 8 packs (64 fp16 values, 32 fp32 values per lane). Beyond that
-/// a lane holds so many registers that occupancy drops under 50% and block_rows wins.
-inline constexpr int warp_rows_max_packs = 8;
+/// The widest row warp_rows keeps in registers is 32 lanes x warp_rows_max_packs packs: 1024
+/// fp16 / 512 fp32 columns. At 8 packs (64 fp16 values a lane) ptxas used 90-105 registers,
+/// ncu showed 24-30% achieved occupancy and 52-59% of DRAM bandwidth at 2048 fp16 columns
+/// (H100, 2026-11-22): too few bytes in flight. block_rows with 2 packs a thread does better.
+inline constexpr int warp_rows_max_packs = 4;
 
 /// block_rows shapes (threads, packs per thread), in order of preference: the smallest block
-/// that holds the row. 4 packs of 16 bytes per thread are 64 bytes in flight per thread; a
-/// 1024-thread block at 8 packs holds 32768 fp32 columns.
-inline constexpr int block_rows_shapes[][2] = {{128, 4}, {256, 4}, {512, 4}, {1024, 4}, {1024, 8}};
+/// that holds the row, with as few registers of row per thread as that allows (2 packs = 16
+/// fp16 values), so occupancy stays high; 4 and 8 packs only where 1024 threads need them
+/// (32768 fp16 / 16384-32768 fp32 columns).
+inline constexpr int block_rows_shapes[][2] = {{128, 2}, {256, 2}, {512, 2}, {1024, 2},
+                                               {1024, 4}, {1024, 8}};
 
 /// Values one block_rows thread may hold: 32 fp32 registers of row, the rest of the 64 a
 /// 1024-thread block allows for addresses and statistics. ptxas spilled (112-byte stack frame)
