@@ -14,11 +14,12 @@ inline constexpr int warp_rows_block_threads = 128;
 inline constexpr int warp_rows_max_packs = 4;
 
 /// block_rows shapes (threads, packs per thread), in order of preference: the smallest block
-/// that holds the row, with as few registers of row per thread as that allows (2 packs = 16
-/// fp16 values), so occupancy stays high; 4 and 8 packs only where 1024 threads need them
-/// (32768 fp16 / 16384-32768 fp32 columns).
-inline constexpr int block_rows_shapes[][2] = {{128, 2}, {256, 2}, {512, 2}, {1024, 2},
-                                               {1024, 4}, {1024, 8}};
+/// that holds the row. Measured on the H100 (bench/results/, ratio to copy, fp16 softmax):
+/// 2048 columns: 128 x 2 packs 0.79 against warp_rows at 8 packs 0.70; from 4096 up, 4 packs
+/// beat 2 (8192 fp32: 512 x 4 0.95 against 1024 x 2 0.61; 16384 fp16: 512 x 4 0.69 against
+/// 1024 x 2 0.46): a 1024-thread block is alone on its SM and stalls it at every reduction.
+inline constexpr int block_rows_shapes[][2] = {{128, 2}, {128, 4}, {256, 4},
+                                               {512, 4}, {1024, 4}, {1024, 8}};
 
 /// Values one block_rows thread may hold: 32 fp32 registers of row, the rest of the 64 a
 /// 1024-thread block allows for addresses and statistics. ptxas spilled (112-byte stack frame)
