@@ -1,8 +1,10 @@
-// rf::dropout on the host: the keep decision is Philox word i % 4 of quad i / 4 (i = row * cols +
-// col) of the stream (seed, offset), independently of how the row is cut into packs; kept values
-// are scaled by 1 / (1 - p), dropped ones are 0; the keep mask output matches; bad p is an error.
+// rf::dropout on the host: the keep decision compares 16-bit half i % 2 of word (i % 8) / 2 of
+// Philox block i / 8 (i = row * cols + col) of the stream (seed, offset) with round(p * 65536),
+// independently of how the row is cut into packs; kept values are scaled by 1 / (1 - p), dropped
+// ones are 0; the keep mask output matches; bad p is an error.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -22,15 +24,31 @@ using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 using rf::index_t;
 
-/// The decision the documentation promises, recomputed from philox4x32_10 itself (not from
-/// philox_quad or the node): element i is kept iff word i % 4 of
-/// philox4x32_10({lo(i/4), hi(i/4), lo(offset), hi(offset)}, {lo(seed), hi(seed)}) >= p * 2^32.
-bool expected_keep(float p, u64 seed, u64 offset, u64 i) {
-  u64 const q = i / 4;
-  rf::detail::philox_u32x4 const counter{{u32(q), u32(q >> 32), u32(offset), u32(offset >> 32)}};
+/// The 8 16-bit numbers of Philox block b of the stream (seed, offset), in element order: low
+/// then high half of words 0, 1, 2, 3 of
+/// philox4x32_10({lo(b), hi(b), lo(offset), hi(offset)}, {lo(seed), hi(seed)}). Recomputed from
+/// philox4x32_10 itself, not from philox_quad or the node.
+std::array<u32, 8> block_halves(u64 seed, u64 offset, u64 b) {
+  rf::detail::philox_u32x4 const counter{{u32(b), u32(b >> 32), u32(offset), u32(offset >> 32)}};
   rf::detail::philox_key const key{{u32(seed), u32(seed >> 32)}};
-  u32 const threshold = u32(double(p) * 4294967296.0);
-  return rf::detail::philox4x32_10(counter, key).v[i % 4] >= threshold;
+  rf::detail::philox_u32x4 const w = rf::detail::philox4x32_10(counter, key);
+  std::array<u32, 8> halves;
+  for (int k = 0; k < 4; ++k) {
+    halves[std::size_t(2 * k)] = w.v[k] & 0xffffu;
+    halves[std::size_t(2 * k + 1)] = w.v[k] >> 16;
+  }
+  return halves;
+}
+
+/// The threshold the documentation promises: p * 65536 rounded to nearest, ties up.
+u32 expected_threshold(float p) {
+  return u32(std::lround(double(p) * 65536.0));
+}
+
+/// The decision the documentation promises: element i is kept iff half i % 8 of block i / 8 is
+/// >= round(p * 65536).
+bool expected_keep(float p, u64 seed, u64 offset, u64 i) {
+  return block_halves(seed, offset, i / 8)[i % 8] >= expected_threshold(p);
 }
 
 std::vector<double> random_values(std::size_t n, unsigned seed) {
@@ -65,19 +83,22 @@ TEST_CASE("dropout keeps 1 - p of 10^6 elements, scales kept values by exactly 1
           "the rest, and writes a matching keep mask") {
   index_t const rows = 1000, cols = 1000, n = rows * cols;
   std::vector<double> const x = random_values(std::size_t(n), 1);
-  for (float p : {0.1f, 0.5f, 0.9f}) {
+  // Each p through another pack width (cols is a multiple of 8: the fast paths for 4 and 8).
+  auto run = [&]<int N>(float p, std::integral_constant<int, N>) {
     CAPTURE(p);
+    CAPTURE(N);
     std::vector<std::uint8_t> mask(std::size_t(n), poison_byte);
     auto const node =
         rf::dropout(p, 0xfeedface12345678ull, 77, mask.data()).bind("test", rows, cols);
     std::vector<double> y = x;
     for (index_t r = 0; r < rows; ++r)
-      for (index_t c = 0; c < cols; c += 4)
-        apply_pack<4>(node, &y[std::size_t(r * cols + c)], r, c, cols);
+      for (index_t c = 0; c < cols; c += N)
+        apply_pack<N>(node, &y[std::size_t(r * cols + c)], r, c, cols);
     double const scale = 1.0 / (1.0 - double(p)); // the host reference scales in double
     long kept = 0;
     for (std::size_t i = 0; i < std::size_t(n); ++i) {
       REQUIRE((mask[i] == 0 || mask[i] == 1)); // every byte written, and only 0 / 1
+      REQUIRE(mask[i] == std::uint8_t(expected_keep(p, 0xfeedface12345678ull, 77, i)));
       if (mask[i]) {
         ++kept;
         REQUIRE(y[i] == x[i] * scale);
@@ -86,22 +107,94 @@ TEST_CASE("dropout keeps 1 - p of 10^6 elements, scales kept values by exactly 1
       }
     }
     // Binomial(n, 1 - p): 4 standard deviations (a false alarm about once in 16000 runs, but
-    // the seed is fixed, so the test is deterministic).
+    // the seed is fixed, so the test is deterministic). Quantizing p to 2^-16 moves the mean by
+    // at most n * 2^-17 < 8, against sd >= 300.
     double const mean = double(n) * (1.0 - p), sd = std::sqrt(double(n) * p * (1.0 - p));
     CAPTURE(kept);
     CHECK(std::abs(double(kept) - mean) <= 4.0 * sd);
+  };
+  run(0.1f, std::integral_constant<int, 4>{});
+  run(0.5f, std::integral_constant<int, 8>{});
+  run(0.9f, std::integral_constant<int, 1>{});
+}
+
+TEST_CASE("bind sets the threshold round(p * 65536) and the float keep scale 1 / (1 - p)") {
+  auto threshold = [](float p) { return rf::dropout(p, 1).bind("test", 1, 1).threshold; };
+  CHECK(threshold(0.0f) == 0u);
+  CHECK(threshold(0.1f) == 6554u); // 6553.6
+  CHECK(threshold(0.25f) == 16384u);
+  CHECK(threshold(0.5f) == 32768u);
+  CHECK(threshold(0.9999f) == 65529u);                    // 65529.45
+  CHECK(threshold(0x1p-17f) == 1u);                       // 0.5: ties round up
+  CHECK(threshold(0x1.8p-16f) == 2u);                     // 1.5
+  CHECK(threshold(0x1.4p-15f) == 3u);                     // 2.5: up, not to even
+  CHECK(threshold(0x1p-18f) == 0u);                       // 0.25
+  CHECK(threshold(std::nextafter(1.0f, 0.0f)) == 65536u); // drops every element
+  CHECK(rf::dropout(0.5f, 1).bind("test", 1, 1).keep_scale == 2.0f);
+  // The drop probability threshold / 65536 is within 2^-17 of p, for any p in [0, 1).
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  for (int t = 0; t < 10000; ++t) {
+    float const p = uniform(rng);
+    CAPTURE(p);
+    auto const node = rf::dropout(p, 1, 2).bind("test", 3, 4);
+    REQUIRE(node.threshold == expected_threshold(p));
+    REQUIRE(node.threshold <= 65536u);
+    REQUIRE(std::abs(double(node.threshold) / 65536.0 - double(p)) <= 0x1p-17);
+    REQUIRE(node.keep_scale == float(1.0 / (1.0 - double(p))));
   }
 }
 
-TEST_CASE("bind sets the threshold p * 2^32 and the float keep scale 1 / (1 - p)") {
-  for (float p : {0.0f, 0.1f, 0.25f, 0.5f, 0.9f, 0.999f}) {
-    auto const node = rf::dropout(p, 1, 2).bind("test", 3, 4);
-    CHECK(node.threshold == u32(double(p) * 4294967296.0));
-    CHECK(node.keep_scale == float(1.0 / (1.0 - double(p))));
+TEST_CASE("the 8 elements of a block of 8 take the 8 16-bit halves of one Philox call, in order") {
+  // For each element, the threshold equal to its half keeps it and the threshold one above drops
+  // it: that pins the element's 16-bit number exactly. Blocks are chosen to start at and off a
+  // row start, and the 8 elements are visited in packs of 1, 2, 4 and 8 (fast and general paths).
+  u64 const seed = 0x9e3779b97f4a7c15ull, offset = 0xc0ffee0000000001ull;
+  index_t const rows = 4, cols = 12; // blocks 0 .. 5; blocks 1, 4 cross a row boundary
+  std::vector<double> const x = random_values(std::size_t(rows * cols), 21);
+  int checked = 0;
+  for (u64 b = 0; b < u64(rows * cols) / 8; ++b) {
+    std::array<u32, 8> const halves = block_halves(seed, offset, b);
+    CAPTURE(b);
+    for (int k = 0; k < 8; ++k) {
+      if (halves[std::size_t(k)] == 0xffffu)
+        continue; // the threshold one above would need p = 1
+      for (u32 t : {halves[std::size_t(k)], halves[std::size_t(k)] + 1}) {
+        float const p = float(t) / 65536.0f; // exact
+        CAPTURE(k);
+        CAPTURE(t);
+        std::vector<std::uint8_t> mask(std::size_t(rows * cols), poison_byte);
+        auto const node = rf::dropout(p, seed, offset, mask.data()).bind("test", rows, cols);
+        REQUIRE(node.threshold == t);
+        bool const keep = t == halves[std::size_t(k)];
+        u64 const i = 8 * b + u64(k);
+        index_t const row = index_t(i) / cols, col = index_t(i) % cols;
+        // A pack of 1 at the element, and the widest pack holding it that stays in the row.
+        double y1[1] = {x[i]};
+        apply_pack<1>(node, y1, row, col, cols);
+        REQUIRE(y1[0] == (keep ? x[i] * (1.0 / (1.0 - double(p))) : 0.0));
+        REQUIRE(mask[i] == std::uint8_t(keep));
+        auto in_pack = [&]<int N>(std::integral_constant<int, N>) {
+          index_t const col0 = col / N * N; // cols is a multiple of 4, not of 8
+          if (col0 + N > cols)
+            return;
+          float y[N];
+          for (int j = 0; j < N; ++j)
+            y[j] = float(x[std::size_t(row * cols + col0 + j)]);
+          mask[i] = poison_byte;
+          apply_pack<N>(node, y, row, col0, cols);
+          float const value = float(x[i]);
+          REQUIRE(y[col - col0] == (keep ? value * node.keep_scale : 0.0f));
+          REQUIRE(mask[i] == std::uint8_t(keep));
+        };
+        in_pack(std::integral_constant<int, 2>{});
+        in_pack(std::integral_constant<int, 4>{});
+        in_pack(std::integral_constant<int, 8>{});
+        ++checked;
+      }
+    }
   }
-  CHECK(rf::dropout(0.5f, 1).bind("test", 1, 1).threshold == 0x80000000u);
-  CHECK(rf::dropout(0.25f, 1).bind("test", 1, 1).threshold == 0x40000000u);
-  CHECK(rf::dropout(0.5f, 1).bind("test", 1, 1).keep_scale == 2.0f);
+  CHECK(checked > 80);
 }
 
 TEST_CASE("each element's decision is the documented Philox word, for odd shapes and 64-bit "
@@ -136,12 +229,14 @@ TEST_CASE("each element's decision is the documented Philox word, for odd shapes
 }
 
 TEST_CASE("the decision does not depend on the pack width or the pack's alignment in the row") {
-  // For every width N in {1, 2, 4, 8}, every row and every col0 with col0 + N <= cols (so col0
-  // takes every residue mod 4, and cols is not a multiple of 4 in the first shapes), each element
-  // of the pack gets the documented decision and value, and the keep mask gets it too.
+  // For every width N in {1, 2, 3, 4, 5, 8, 16}, every row and every col0 with col0 + N <= cols
+  // (so the pack's first index takes every residue mod 8, and cols is not a multiple of 8 in most
+  // shapes), each element of the pack gets the documented decision and value, and the keep mask
+  // gets it too.
   u64 const seed = 0x0123456789abcdefull, offset = 0xfedcba9876543210ull;
   float const p = 0.4f;
-  for (index_t cols : {index_t(13), index_t(6), index_t(9), index_t(16)}) {
+  for (index_t cols :
+       {index_t(13), index_t(6), index_t(9), index_t(16), index_t(20), index_t(37)}) {
     index_t const rows = 5;
     CAPTURE(cols);
     std::vector<double> const x = random_values(std::size_t(rows * cols), 11);
@@ -176,35 +271,47 @@ TEST_CASE("the decision does not depend on the pack width or the pack's alignmen
     };
     check_width(std::integral_constant<int, 1>{});
     check_width(std::integral_constant<int, 2>{});
+    check_width(std::integral_constant<int, 3>{});
     check_width(std::integral_constant<int, 4>{});
+    check_width(std::integral_constant<int, 5>{});
     check_width(std::integral_constant<int, 8>{});
+    check_width(std::integral_constant<int, 16>{});
   }
 }
 
-TEST_CASE("element indices past 2^32 (quad index past 2^32) use the full 64-bit counter") {
-  index_t const rows = index_t(1) << 22, cols = 5000; // 2.1e10 elements: nothing is allocated
+TEST_CASE("element indices past 2^35 (block index past 2^32) use the full 64-bit counter") {
+  // 8.4e10 elements: nothing is allocated. cols is a multiple of 8, so packs of 8 at col0 % 8 == 0
+  // take the aligned path and col0 % 8 == 4 the general one; packs of 4 take the half-block path.
+  index_t const rows = index_t(1) << 24, cols = 5000;
   u64 const seed = 5, offset = 6;
   float const p = 0.5f;
   auto const node = rf::dropout(p, seed, offset).bind("test", rows, cols);
-  std::vector<double> const x = random_values(64, 3);
-  int disagreements_with_truncated_index = 0;
-  for (index_t row : {index_t(4000000), index_t(4194303)}) {
+  std::vector<double> const x = random_values(72, 3);
+  int disagreements_with_truncated_block = 0;
+  auto check = [&]<int N>(index_t row, index_t col0, std::integral_constant<int, N>) {
+    double y[N];
+    for (int j = 0; j < N; ++j)
+      y[j] = x[std::size_t(col0 + j)];
+    apply_pack<N>(node, y, row, col0, cols);
+    for (int j = 0; j < N; ++j) {
+      u64 const i = u64(row) * u64(cols) + u64(col0 + j);
+      REQUIRE(i / 8 > 0xffffffffull);
+      bool const keep = expected_keep(p, seed, offset, i);
+      REQUIRE(y[j] == (keep ? x[std::size_t(col0 + j)] * 2.0 : 0.0));
+      u64 const truncated = (i / 8 & 0xffffffffu) * 8 + i % 8; // block index cut to 32 bits
+      disagreements_with_truncated_block += keep != expected_keep(p, seed, offset, truncated);
+    }
+  };
+  for (index_t row : {index_t(16000000), index_t(16777215)}) {
     for (index_t col0 = 0; col0 < 64; col0 += 8) {
-      double y[8];
-      for (int j = 0; j < 8; ++j)
-        y[j] = x[std::size_t(col0 + j)];
-      apply_pack<8>(node, y, row, col0, cols);
-      for (int j = 0; j < 8; ++j) {
-        u64 const i = u64(row) * u64(cols) + u64(col0 + j);
-        REQUIRE(i / 4 > 0xffffffffull);
-        bool const keep = expected_keep(p, seed, offset, i);
-        REQUIRE(y[j] == (keep ? x[std::size_t(col0 + j)] * 2.0 : 0.0));
-        disagreements_with_truncated_index +=
-            keep != expected_keep(p, seed, offset, i & 0xffffffffu);
-      }
+      check(row, col0, std::integral_constant<int, 8>{});
+      check(row, col0 + 4, std::integral_constant<int, 8>{});
+      check(row, col0, std::integral_constant<int, 4>{});
+      check(row, col0 + 4, std::integral_constant<int, 4>{});
+      check(row, col0 + 1, std::integral_constant<int, 3>{});
     }
   }
-  CHECK(disagreements_with_truncated_index > 0); // the test can tell the two apart
+  CHECK(disagreements_with_truncated_block > 0); // the test can tell the two apart
 }
 
 TEST_CASE("same (seed, offset) gives the same mask; another seed or offset gives another") {
@@ -277,7 +384,7 @@ TEST_CASE("the keep mask honours its ld and leaves the padding alone") {
 }
 
 TEST_CASE("dropout through a store expression and through the host reference softmax") {
-  index_t const rows = 6, cols = 11; // odd cols: rows do not start on a quad
+  index_t const rows = 6, cols = 11; // odd cols: rows do not start on a block of 8
   std::vector<float> x(std::size_t(rows * cols));
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> uniform(-4.0f, 4.0f);

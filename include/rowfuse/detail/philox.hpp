@@ -50,9 +50,9 @@ ROWFUSE_UNROLL
   return counter;
 }
 
-/// The four 32-bit numbers that cover elements 4q .. 4q+3 of a stream: the counter is the
-/// quad index q in words 0-1 and the caller's offset in words 2-3, the key is the seed.
-/// Element i of the stream takes word i % 4 of quad i / 4.
+/// The four 32-bit words of block q of a stream (q in counter words 0-1, the caller's offset in
+/// words 2-3, the seed as key). rf::dropout reads them as eight 16-bit numbers, one per element:
+/// element i takes half i % 2 of word (i % 8) / 2 of block i / 8.
 ROWFUSE_HD philox_u32x4 philox_quad(std::uint64_t seed, std::uint64_t offset, std::uint64_t quad) {
   philox_u32x4 counter{{static_cast<std::uint32_t>(quad), static_cast<std::uint32_t>(quad >> 32),
                         static_cast<std::uint32_t>(offset),
