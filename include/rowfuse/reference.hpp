@@ -44,7 +44,7 @@ std::vector<double> evaluate(char const* where, L const& load_expr, S const& sto
 
   std::vector<double> values(static_cast<std::size_t>(rows * cols));
   std::vector<double> x(static_cast<std::size_t>(cols)), y(static_cast<std::size_t>(cols));
-  load_context load_ctx{true};
+  load_context load_ctx{true, cols};
   store_context<double> store_ctx{cols, 0.0};
   for (index_t r = 0; r < rows; ++r) {
     for (index_t c = 0; c < cols; ++c) {
@@ -96,7 +96,10 @@ std::vector<double> log_softmax(L const& load, S const& store) {
 }
 
 /// y = (x - mean) * rstd * gamma + beta with rstd = 1 / sqrt(var + eps), var the biased
-/// (population) variance, both in double by two passes.
+/// (population) variance, both in double by two passes. The mean is the first element plus the
+/// mean of the differences from it, so a constant row (whatever its load chain made of it) has
+/// exactly its value as mean and gives exactly beta, and rows far from zero keep the digits of
+/// their spread.
 template <class L, class S, class Affine = no_affine_t>
 std::vector<double> layernorm(L const& load, S const& store, Affine const& affine, float eps,
                               row_stats stats = {}) {
@@ -109,9 +112,10 @@ std::vector<double> layernorm(L const& load, S const& store, Affine const& affin
   }();
   return detail::evaluate(where, load, store, [&](index_t r, auto const& x, auto& y) {
     double const n = double(x.size());
-    double mean = 0.0;
-    for (double v : x) mean += v;
-    mean /= n;
+    double const shift = x.empty() ? 0.0 : x[0];
+    double offset = 0.0;
+    for (double v : x) offset += v - shift;
+    double const mean = shift + offset / n;
     double var = 0.0;
     for (double v : x) var += (v - mean) * (v - mean);
     var /= n;

@@ -469,3 +469,38 @@ TEST_CASE("p outside [0, 1) raises rowfuse::error naming 'dropout p' and the val
   // The largest float below 1 is fine.
   CHECK_NOTHROW((void)rf::dropout(std::nextafter(1.0f, 0.0f), 1).bind("test", 1, 1));
 }
+
+TEST_CASE("load-side dropout: bias -> dropout -> + residual -> layernorm, tee of the pre-norm sum") {
+  // The residual branch of a transformer block. The tee'd h must be x + bias, dropped and scaled
+  // by the documented decision for (seed, offset, row, col), plus the residual; the keep mask is
+  // written once; the element index is the same as the store side's (row * cols + col).
+  index_t const rows = 7, cols = 37;
+  float const p = 0.25f;
+  u64 const seed = 31, offset = 9;
+  std::vector<float> x(std::size_t(rows * cols)), residual(x.size()), bias(std::size_t{37});
+  std::vector<float> h(x.size(), -1.0f), y(x.size(), -1.0f);
+  std::vector<std::uint8_t> mask(x.size(), poison_byte);
+  std::vector<double> const rx = random_values(x.size(), 7), rr = random_values(x.size(), 8),
+                            rb = random_values(bias.size(), 9);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    x[i] = float(rx[i]);
+    residual[i] = float(rr[i]);
+  }
+  for (std::size_t i = 0; i < bias.size(); ++i)
+    bias[i] = float(rb[i]);
+  auto const load = rf::load(static_cast<float const*>(x.data()), rows, cols) |
+                    rf::bias(static_cast<float const*>(bias.data())) |
+                    rf::dropout(p, seed, offset, mask.data()) |
+                    rf::add(static_cast<float const*>(residual.data())) | rf::tee(h.data());
+  rf::reference::layernorm(load, rf::store(y.data()), rf::no_affine, 1e-5f);
+  double const scale = 1.0 / (1.0 - double(p));
+  for (index_t r = 0; r < rows; ++r)
+    for (index_t c = 0; c < cols; ++c) {
+      std::size_t const i = std::size_t(r * cols + c);
+      bool const keep = expected_keep(p, seed, offset, u64(i));
+      REQUIRE(mask[i] == std::uint8_t(keep));
+      double const dropped = keep ? (double(x[i]) + double(bias[std::size_t(c)])) * scale : 0.0;
+      CHECK(h[i] == rf::detail::narrow<float>(dropped + double(residual[i])));
+      CHECK(!std::isnan(y[i]));
+    }
+}

@@ -30,6 +30,48 @@ __device__ typename Op::partial reduce_in_group(Op const& op, typename Op::parti
   return part;
 }
 
+/// Merges `value` across `group` consecutive lanes (a power of two up to 32) with `merge`, by
+/// butterfly shuffles: every lane ends with the group's total. All 32 lanes must call it.
+template <class T, class Merge>
+__device__ T allreduce_in_group(T value, int group, Merge merge) {
+  for (int lane_mask = group / 2; lane_mask > 0; lane_mask /= 2)
+    value = merge(value, detail::shfl_xor(value, lane_mask));
+  return value;
+}
+
+/// Merges `value` across a block with `merge` (CUB BlockReduce) and gives every thread the total.
+template <class T, int BlockThreads>
+struct block_allreduce {
+  using block_reduce = cub::BlockReduce<T, BlockThreads>;
+  struct TempStorage {
+    typename block_reduce::TempStorage reduce;
+    T total;
+  };
+
+  TempStorage& storage;
+
+  /// Also a barrier: after it returns, every thread may reuse what the block shared before.
+  template <class Merge>
+  __device__ T operator()(T value, Merge merge) {
+    T const total = block_reduce(storage.reduce).Reduce(value, merge);
+    if (threadIdx.x == 0) storage.total = total;
+    __syncthreads();
+    T const result = storage.total;
+    __syncthreads();  // the next Reduce may overwrite storage only after all have read
+    return result;
+  }
+};
+
+/// The register engines' fast protocol: an op whose row statistics are two plain reductions,
+/// the second over values that know the first's total (softmax: max, then the sum of exp(x -
+/// max)). Cheaper than merging a compound partial at every shuffle.
+template <class Op>
+concept two_phase_op = requires(Op const& op, float (&v)[1]) {
+  op.phase1(v, 1);
+  op.merge1(op.phase1(v, 1), op.phase1(v, 1));
+  op.phase2(v, 1, op.phase1(v, 1));
+};
+
 /// Merges the partials of a whole block (CUB BlockReduce) and gives every thread the total.
 template <class Op, int BlockThreads>
 struct block_reducer {

@@ -8,7 +8,15 @@
 // Thread `lane` of a row's group holds packs p = 0 .. Packs-1 at columns
 // (p * group + lane) * N .. +N: consecutive lanes touch consecutive 16-byte pieces (coalesced),
 // and a lane's valid packs are a prefix, which the op's `local` takes as a count.
+//
+// Tried and measured on the H200 (bench/NOTES.md, 2026-11-22), and left out: holding 2-4 rows
+// per group at once, and prefetching the next row's packs into registers while the current
+// one is reduced. Both raise registers a thread (36 -> 54-90 at 32 fp16 columns) and so cut
+// occupancy; neither beat one row per group without prefetch (softmax 0.69-0.75 of copy
+// against 0.74 at 32 columns; 0.69 against 0.71 at 2048).
 #pragma once
+
+#include <utility>
 
 #include "../detail/config.hpp"
 #include "common.cuh"
@@ -23,68 +31,109 @@ struct register_config {
   static constexpr bool whole_block = WholeBlock;
 };
 
+/// The block's shared memory for its reductions (only block_rows uses it).
+template <class Op, int B, bool TwoPhase = two_phase_op<Op>>
+struct reduce_storage {
+  typename block_allreduce<typename Op::partial, B>::TempStorage partials;
+};
+template <class Op, int B>
+struct reduce_storage<Op, B, true> {
+  using first_t = decltype(std::declval<Op const&>().phase1(std::declval<float (&)[1]>(), 0));
+  using second_t = decltype(std::declval<Op const&>().phase2(std::declval<float (&)[1]>(), 0,
+                                                              std::declval<first_t>()));
+  typename block_allreduce<first_t, B>::TempStorage first;
+  typename block_allreduce<second_t, B>::TempStorage second;
+};
+
 /// One launch: rows `first, first + step, ...` of the op. `group_log2` is log2 of the lanes per
 /// row for warp_rows (ignored for block_rows).
 template <class Config, class Op, class Load, class Store>
 __global__ void __launch_bounds__(Config::block_threads)
     register_kernel(Op op, Load load, Store store, index_t rows, index_t cols, int group_log2) {
   constexpr int N = Config::pack, P = Config::packs, B = Config::block_threads;
-  using partial = typename Op::partial;
-  __shared__ typename block_reducer<Op, B>::TempStorage shared;
+  __shared__ reduce_storage<Op, B> shared;
 
   int const group = Config::whole_block ? B : 1 << group_log2;
   int const lane = Config::whole_block ? int(threadIdx.x) : int(threadIdx.x) & (group - 1);
   int const rows_per_block = B / group;
   index_t const row_step = index_t(gridDim.x) * rows_per_block;
 
-  load_context load_ctx{true};
+  // This lane's packs inside the row: a prefix of 0 .. P-1, the same for every row.
+  int valid_packs = 0;
+  ROWFUSE_UNROLL
+  for (int p = 0; p < P; ++p)
+    if ((index_t(p) * group + lane) * N < cols) valid_packs = p + 1;
+  auto const col_of = [&](int p) { return (index_t(p) * group + lane) * N; };
+
+  // Whole-block rows reduce with CUB across the block, warp rows by shuffles in the group.
+  auto const reduce = [&](auto value, auto merge, auto& storage) {
+    using T = decltype(value);
+    if constexpr (Config::whole_block) return block_allreduce<T, B>{storage}(value, merge);
+    else return allreduce_in_group(value, group, merge);
+  };
+
+  load_context load_ctx{true, cols};
   store_context<float> store_ctx{cols, 0.0f};
 
   // The loop bound is the same for the whole block, so every shuffle and barrier is uniform.
   for (index_t first = index_t(blockIdx.x) * rows_per_block; first < rows; first += row_step) {
     index_t const row = first + int(threadIdx.x) / group;
     bool const row_ok = row < rows;
+    int const n = row_ok ? valid_packs * N : 0;
 
     // Issue every load of the row before any arithmetic depends on one.
     float v[P * N];
-    int valid_packs = 0;
     ROWFUSE_UNROLL
     for (int p = 0; p < P; ++p) {
-      index_t const col0 = (index_t(p) * group + lane) * N;
-      if (row_ok && col0 < cols) {
+      if (row_ok && p < valid_packs) {
         float x[N];
-        load.template load<N>(row, col0, x, load_ctx);
+        load.template load<N>(row, col_of(p), x, load_ctx);
         ROWFUSE_UNROLL
         for (int j = 0; j < N; ++j) v[p * N + j] = x[j];
-        valid_packs = p + 1;
       } else {
         ROWFUSE_UNROLL
         for (int j = 0; j < N; ++j) v[p * N + j] = 0.0f;
       }
     }
 
-    // Ops that can (softmax) rewrite v into a form that finishes without a second exp.
-    constexpr bool in_place = Op::local_in_place_available;
-    partial own;
-    if constexpr (in_place) own = op.local_in_place(v, valid_packs * N);
-    else own = op.local(v, valid_packs * N);
-    partial part = own;
-    if constexpr (Config::whole_block) part = block_reducer<Op, B>{shared}(op, part);
-    else part = reduce_in_group(op, part, group);
-    auto const stats = op.finalize(part, cols);
-    if (row_ok && lane == 0) op.save(row, stats);
+    // Saves the row's statistics, then finishes and stores this lane's packs with `finish`.
+    auto const finish_row = [&](auto const& stats, auto finish) {
+      if (row_ok && lane == 0) op.save(row, stats);
+      ROWFUSE_UNROLL
+      for (int p = 0; p < P; ++p) {
+        if (row_ok && p < valid_packs) {
+          float y[N];
+          ROWFUSE_UNROLL
+          for (int j = 0; j < N; ++j) y[j] = v[p * N + j];
+          finish(y, col_of(p));
+          store.template store<N>(row, col_of(p), y, store_ctx);
+        }
+      }
+    };
 
-    ROWFUSE_UNROLL
-    for (int p = 0; p < P; ++p) {
-      if (p < valid_packs) {
-        index_t const col0 = (index_t(p) * group + lane) * N;
-        float y[N];
-        ROWFUSE_UNROLL
-        for (int j = 0; j < N; ++j) y[j] = v[p * N + j];
+    if constexpr (two_phase_op<Op>) {
+      auto const first_total =
+          reduce(op.phase1(v, n), [&](auto a, auto b) { return op.merge1(a, b); }, shared.first);
+      auto const second_total = reduce(op.phase2(v, n, first_total),
+                                       [&](auto a, auto b) { return op.merge2(a, b); },
+                                       shared.second);
+      auto const stats = op.finalize2(first_total, second_total, cols);
+      finish_row(stats, [&](float(&y)[N], index_t col0) {
+        op.template finish2<N>(y, stats, row, col0);
+      });
+    } else {
+      // Ops that can (softmax) rewrite v into a form that finishes without a second exp.
+      constexpr bool in_place = Op::local_in_place_available;
+      typename Op::partial own;
+      if constexpr (in_place) own = op.local_in_place(v, n);
+      else own = op.local(v, n);
+      auto const total =
+          reduce(own, [&](auto a, auto b) { return op.merge(a, b); }, shared.partials);
+      auto const stats = op.finalize(total, cols);
+      finish_row(stats, [&](float(&y)[N], index_t col0) {
         if constexpr (in_place) op.template finish_in_place<N>(y, stats, own, row, col0);
         else op.template finish<N>(y, stats, row, col0);
-        store.template store<N>(row, col0, y, store_ctx);
-      }
+      });
     }
   }
   flush_amax(store, store_ctx);

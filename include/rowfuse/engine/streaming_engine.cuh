@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(Config::block_threads)
 
   for (index_t row = blockIdx.x; row < rows; row += gridDim.x) {
     // Pass 1: statistics (and the cache).
-    load_context stats_ctx{Config::cached};
+    load_context stats_ctx{Config::cached, cols};
     partial part = op.identity();
     for (index_t base = index_t(threadIdx.x) * N; base < cols; base += stride * U) {
       float x[U][N];
@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(Config::block_threads)
     if (threadIdx.x == 0) op.save(row, stats);
 
     // Pass 2: outputs. Each thread reads back only what it cached itself.
-    load_context output_ctx{true};
+    load_context output_ctx{true, cols};
     for (index_t base = index_t(threadIdx.x) * N; base < cols; base += stride * U) {
       float y[U][N];
       ROWFUSE_UNROLL

@@ -137,9 +137,6 @@ struct as_node<N> {
 template <class T, class... Nodes, class Next>
 constexpr auto operator|(load_expr<T, Nodes...> const& expr, Next const& next) {
   using node = typename detail::as_node<Next>::type;
-  static_assert(!std::is_same_v<node, dropout_node>,
-                "rowfuse: rf::dropout is a store transform (it acts on the op's result): pipe it "
-                "into rf::store(...), not rf::load(...)");
   static_assert(!is_cast_node<node>,
                 "rowfuse: rf::cast<T> is a store transform (it rounds the op's result): pipe it "
                 "into rf::store(...), not rf::load(...)");

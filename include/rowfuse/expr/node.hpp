@@ -31,9 +31,11 @@ template <class N>
 concept builtin_node = std::is_base_of_v<node_tag, N>;
 
 /// What a load-side node sees besides the values. `emit` is false on the passes of an engine
-/// that re-reads the row only to compute statistics, so side effects (rf::tee) happen once.
+/// that re-reads the row only to compute statistics, so side effects (rf::tee, a dropout keep
+/// mask) happen once. `cols` makes the element's linear index (row * cols + col) for dropout.
 struct load_context {
   bool emit = true;
+  index_t cols = 0;
 };
 
 /// What a store-side node sees besides the values. `cols` makes the element's linear index

@@ -25,8 +25,12 @@ namespace rowfuse {
 /// The mask is a function of (seed, offset, row, col) alone: the same for every engine, pack
 /// width, pack alignment and launch shape, and on the host. Advance `offset` by
 /// ceil(rows * cols / 8) or more between calls that share a seed.
+///
+/// On the load side it drops the transformed input (bias -> dropout -> + residual -> layernorm,
+/// the residual branch of a transformer block); there and on the store side the element index
+/// is the same, so give the two sides different offsets when one op uses both.
 struct dropout_node : node_tag {
-  static constexpr bool load_side = false, store_side = true;
+  static constexpr bool load_side = true, store_side = true;
   static constexpr char const* name = "dropout";
   float p;
   std::uint64_t seed;
@@ -47,8 +51,11 @@ struct dropout_node : node_tag {
     return k == 0 ? u.v[0] : k == 1 ? u.v[1] : k == 2 ? u.v[2] : u.v[3];
   }
 
-  template <int N, class V>
-  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, store_context<V>& context) const {
+  template <int N, class V, class Context>
+  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context) const {
+    // A load-side pass that only gathers statistics (emit = false) must not write the mask.
+    bool emit = true;
+    if constexpr (requires { context.emit; }) emit = context.emit;
     // The host reference (V = double) scales in double; kernels use the float 1 / (1 - p).
     V const scale = std::is_same_v<V, double> ? V(1) / (V(1) - V(p)) : V(keep_scale);
     std::uint64_t const first = std::uint64_t(row * context.cols + col0);
@@ -62,7 +69,7 @@ struct dropout_node : node_tag {
           for (int k = 0; k < 8; ++k)
             kept[8 * b + k] = keeps(u.v[k / 2], k % 2);
         }
-        finish(x, kept, scale, row, col0);
+        finish(x, kept, scale, row, col0, emit);
         return;
       }
     }
@@ -75,7 +82,7 @@ struct dropout_node : node_tag {
         kept[1] = keeps(w0, 1);
         kept[2] = keeps(w1, 0);
         kept[3] = keeps(w1, 1);
-        finish(x, kept, scale, row, col0);
+        finish(x, kept, scale, row, col0, emit);
         return;
       }
     }
@@ -88,19 +95,19 @@ struct dropout_node : node_tag {
         u = detail::philox_quad(seed, offset, i / 8);
       kept[j] = keeps(word(u, i % 8 / 2), int(i % 2));
     }
-    finish(x, kept, scale, row, col0);
+    finish(x, kept, scale, row, col0, emit);
   }
 
   template <int N, class V>
-  ROWFUSE_HD void finish(V (&x)[N], bool const (&kept)[N], V scale, index_t row,
-                         index_t col0) const {
+  ROWFUSE_HD void finish(V (&x)[N], bool const (&kept)[N], V scale, index_t row, index_t col0,
+                         bool emit) const {
     std::uint8_t bytes[N];
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j) {
       x[j] = kept[j] ? x[j] * scale : V(0);
       bytes[j] = kept[j];
     }
-    if (keep_mask.data != nullptr) {
+    if (emit && keep_mask.data != nullptr) {
       std::uint8_t* const to = keep_mask.row(row) + col0;
       if constexpr ((N & (N - 1)) == 0) {
         detail::store_pack<N>(to, bytes);

@@ -1,0 +1,115 @@
+// Experiment (not part of the build): times register_kernel shapes directly, with a no-op op
+// (pure engine traffic) and softmax, against a device-to-device copy of the same bytes.
+//   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
+//     bench/experiments/register_shapes.cu -o /tmp/shapes && /tmp/shapes
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include <rowfuse/rowfuse.cuh>
+
+namespace rf = rowfuse;
+using rf::index_t;
+
+/// An op with no arithmetic: what the engine's loads, shuffles and stores cost alone.
+struct passthrough {
+  static constexpr char const* name = "passthrough";
+  static constexpr bool local_in_place_available = false;
+  struct partial { float s; };
+  struct stats { float s; };
+  __device__ partial identity() const { return {0.f}; }
+  template <int K> __device__ partial local(float const (&v)[K], int n) const { return {n > 0 ? v[0] : 0.f}; }
+  __device__ partial merge(partial a, partial b) const { return {a.s + b.s}; }
+  __device__ stats finalize(partial p, index_t) const { return {p.s}; }
+  template <int N> __device__ void finish(float (&x)[N], stats const&, index_t, index_t) const {}
+  template <int N> bool aligned_for_pack() const { return true; }
+  __device__ void save(index_t, stats const&) const {}
+};
+
+float* flush;
+cudaEvent_t e0, e1;
+
+template <class F>
+double time_ms(F f) {
+  for (int i = 0; i < 3; ++i) f();
+  std::vector<float> ms;
+  for (int i = 0; i < 15; ++i) {
+    cudaMemsetAsync(flush, i, 256u << 20);
+    cudaEventRecord(e0);
+    f();
+    cudaEventRecord(e1);
+    cudaEventSynchronize(e1);
+    float t;
+    cudaEventElapsedTime(&t, e0, e1);
+    ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+__half *x, *y;
+constexpr index_t elems = index_t(1) << 27;
+double copy_ms;
+
+template <int N, int P, int R, int B, bool WB, bool PF, int MB, class Op>
+void run(char const* opname, Op op, index_t cols) {
+  using C = rf::engine::register_config<N, P, R, B, WB, PF, MB>;
+  index_t const rows = elems / cols;
+  auto load = rf::bind(rf::load(static_cast<__half const*>(x), rows, cols), "x");
+  auto store = rf::bind(rf::store(y), "y", rows, cols);
+  auto kernel = rf::engine::register_kernel<C, Op, decltype(load), decltype(store)>;
+  int blocks = 0;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, B, 0);
+  cudaFuncAttributes attr;
+  cudaFuncGetAttributes(&attr, kernel);
+  int group = WB ? B : 1;
+  index_t packs = cols / N;
+  if (!WB) { while (group < 32 && index_t(group) * P < packs) group *= 2; }
+  int glog = 0;
+  while ((1 << glog) < group) ++glog;
+  index_t tile = index_t(B / group) * R;
+  index_t tiles = (rows + tile - 1) / tile;
+  for (int waves : {1}) {
+    index_t grid = std::min<index_t>(tiles, index_t(blocks) * 132 * waves);
+    double ms = time_ms([&] { kernel<<<unsigned(grid), B>>>(op, load, store, rows, cols, glog); });
+    cudaError_t err = cudaGetLastError();
+    std::printf("%-11s cols %6ld N%d P%d R%d B%4d mb%2d %s pf%d regs %3d occ %2d waves %d: %.4f ms  ratio %.3f %s\n",
+                opname, long(cols), N, P, R, B, MB, WB ? "block" : "warp ", PF, attr.numRegs, blocks, waves, ms,
+                copy_ms / ms, err ? cudaGetErrorString(err) : "");
+  }
+}
+
+template <int N, int P, int R, int B, bool WB, bool PF, int MB = 1>
+void both(index_t cols) {
+  run<N, P, R, B, WB, PF, MB>("passthrough", passthrough{}, cols);
+  run<N, P, R, B, WB, PF, MB>("softmax", rf::op::softmax<false, false>{}, cols);
+  run<N, P, R, B, WB, PF, MB>("log_softmax", rf::op::softmax<true, false>{}, cols);
+}
+
+int main() {
+  cudaMalloc(&flush, 256u << 20);
+  cudaMalloc(&x, elems * 2);
+  cudaMalloc(&y, elems * 2);
+  cudaMemset(x, 0x3c, elems * 2);
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  copy_ms = time_ms([] { cudaMemcpyAsync(y, x, elems * 2, cudaMemcpyDeviceToDevice); });
+  std::printf("copy %.4f ms = %.0f GB/s\n", copy_ms, 2.0 * elems * 2 / copy_ms / 1e6);
+  both<8, 1, 1, 128, false, false>(32);
+  both<8, 1, 1, 128, false, false, 16>(32);
+  both<8, 1, 2, 128, false, false, 8>(32);
+  both<8, 1, 1, 128, false, false>(128);
+  both<8, 1, 1, 128, false, false, 16>(128);
+  both<8, 2, 1, 128, false, false>(512);
+  both<8, 2, 1, 128, false, false, 12>(512);
+  both<8, 4, 1, 128, false, false>(1024);
+  both<8, 4, 1, 128, false, false, 8>(1024);
+  both<8, 2, 1, 128, true, false>(2048);
+  both<8, 2, 1, 128, true, false, 12>(2048);
+  both<8, 4, 1, 128, true, false>(4096);
+  both<8, 2, 1, 256, true, false, 6>(4096);
+  both<8, 2, 1, 512, true, false>(8192);
+  both<8, 2, 1, 512, true, false, 3>(8192);
+  both<8, 2, 1, 1024, true, false>(16384);
+  return 0;
+}
