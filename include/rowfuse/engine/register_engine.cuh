@@ -122,17 +122,11 @@ __global__ void __launch_bounds__(Config::block_threads)
         op.template finish2<N>(y, stats, row, col0);
       });
     } else {
-      // Ops that can (softmax) rewrite v into a form that finishes without a second exp.
-      constexpr bool in_place = Op::local_in_place_available;
-      typename Op::partial own;
-      if constexpr (in_place) own = op.local_in_place(v, n);
-      else own = op.local(v, n);
       auto const total =
-          reduce(own, [&](auto a, auto b) { return op.merge(a, b); }, shared.partials);
+          reduce(op.local(v, n), [&](auto a, auto b) { return op.merge(a, b); }, shared.partials);
       auto const stats = op.finalize(total, cols);
       finish_row(stats, [&](float(&y)[N], index_t col0) {
-        if constexpr (in_place) op.template finish_in_place<N>(y, stats, own, row, col0);
-        else op.template finish<N>(y, stats, row, col0);
+        op.template finish<N>(y, stats, row, col0);
       });
     }
   }

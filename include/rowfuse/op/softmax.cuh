@@ -12,8 +12,6 @@ namespace rowfuse::op {
 template <bool Log, bool Accurate>
 struct softmax {
   static constexpr char const* name = Log ? "rf::log_softmax" : "rf::softmax";
-  /// The register engines call local_in_place / finish_in_place (one exp per element).
-  static constexpr bool local_in_place_available = true;
 
   /// max of the elements seen, and the sum of exp(x - max) over them. A part that has seen
   /// only -inf (or nothing) is {-inf, 0}.
@@ -46,46 +44,6 @@ struct softmax {
     for (int i = 0; i < K; ++i)
       if (n == K || i < n) s += rowfuse::detail::exp_shifted<Accurate>(v[i], shift);
     return {m, s};
-  }
-
-  /// The register engines' variant: rewrites v[i] into exp(v[i] - own shift), so finishing
-  /// costs a multiply instead of a second exp (softmax only; log-softmax keeps x).
-  template <int K>
-  __device__ partial local_in_place(float (&v)[K], int n) const {
-    if constexpr (Log) {
-      return local(v, n);
-    } else {
-      float m = rowfuse::detail::neg_inf;
-      ROWFUSE_UNROLL
-      for (int i = 0; i < K; ++i)
-        if (n == K || i < n) m = fmaxf(m, v[i]);
-      float const shift = m == rowfuse::detail::neg_inf ? 0.0f : m;
-      float s = 0.0f;
-      ROWFUSE_UNROLL
-      for (int i = 0; i < K; ++i) {
-        v[i] = rowfuse::detail::exp_shifted<Accurate>(v[i], shift);
-        if (n == K || i < n) s += v[i];
-      }
-      return {m, s};
-    }
-  }
-
-  /// Finishes values that local_in_place rewrote, given this thread's own partial.
-  template <int N>
-  __device__ void finish_in_place(float (&x)[N], stats const& s, partial const& own, index_t row,
-                                  index_t col0) const {
-    if constexpr (Log) {
-      finish(x, s, row, col0);
-    } else {
-      float const own_shift = own.max == rowfuse::detail::neg_inf ? 0.0f : own.max;
-      float factor = 0.0f;  // a thread that saw only -inf holds zeros: keep them zero, not 0 * inf
-      if (!s.empty && own.max != rowfuse::detail::neg_inf) {
-        if constexpr (Accurate) factor = expf(own_shift - s.shift) / s.sum;
-        else factor = rowfuse::detail::exp_shifted<false>(own_shift, s.shift) * s.inv_sum;
-      }
-      ROWFUSE_UNROLL
-      for (int j = 0; j < N; ++j) x[j] *= factor;
-    }
   }
 
   // ---- the register engines' two-phase protocol ----------------------------------------
@@ -133,10 +91,7 @@ struct softmax {
       finish(x, s, row, col0);
     } else {
       ROWFUSE_UNROLL
-      for (int j = 0; j < N; ++j) {
-        if constexpr (Accurate) x[j] = s.empty ? 0.0f : x[j] / s.sum;
-        else x[j] = s.empty ? 0.0f : x[j] * s.inv_sum;
-      }
+      for (int j = 0; j < N; ++j) x[j] *= s.inv_sum;
     }
   }
 
@@ -147,19 +102,24 @@ struct softmax {
                    b.sum * rowfuse::detail::exp_shifted<Accurate>(b.max, m)};
   }
 
+  /// Once per row and lane, so kept cheap: a correctly rounded reciprocal (one MUFU and a fix-up,
+  /// where 1.0f / sum is a division subroutine), and the log only for log-softmax. An empty row
+  /// gets inv_sum = 0, so finishing is a plain multiply of zeros.
   __device__ stats finalize(partial p, index_t) const {
     float const shift = p.max == rowfuse::detail::neg_inf ? 0.0f : p.max;
-    return {shift, p.sum, 1.0f / p.sum, logf(p.sum), p.sum == 0.0f};
+    bool const empty = p.sum == 0.0f;
+    float const log_sum = Log ? logf(p.sum) : 0.0f;
+    return {shift, p.sum, empty ? 0.0f : __frcp_rn(p.sum), log_sum, empty};
   }
 
+  /// One-phase finish (the streaming engines): x is the transformed input.
   template <int N>
   __device__ void finish(float (&x)[N], stats const& s, index_t, index_t) const {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j) {
+      // fp32 outputs too multiply by the rounded reciprocal: 1.5 ulp, far inside 1e-6.
       if constexpr (Log) x[j] = s.empty ? rowfuse::detail::neg_inf : x[j] - s.shift - s.log_sum;
-      else if constexpr (Accurate)  // a true division: one rounding fewer for fp32 outputs
-        x[j] = s.empty ? 0.0f : rowfuse::detail::exp_shifted<Accurate>(x[j], s.shift) / s.sum;
-      else x[j] = s.empty ? 0.0f : rowfuse::detail::exp_shifted<Accurate>(x[j], s.shift) * s.inv_sum;
+      else x[j] = rowfuse::detail::exp_shifted<Accurate>(x[j], s.shift) * s.inv_sum;
     }
   }
 
