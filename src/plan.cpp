@@ -58,7 +58,7 @@ bool try_warp_rows(plan& p, index_t packs_in_row) {
     p.group = next_power_of_two(packs_in_row);
   } else {
     p.group = 32;
-    p.packs = next_power_of_two(ceil_div(packs_in_row, 32));  // the table has 1, 2, 4
+    p.packs = next_power_of_two(ceil_div(packs_in_row, 32));  // the table has 1, 2
   }
   return true;
 }

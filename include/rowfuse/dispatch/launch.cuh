@@ -36,15 +36,14 @@ template <int I>
 using block_rows_shape = engine_shape<engine_kind::block_rows, tuning::block_rows_shapes[I][1],
                                       tuning::block_rows_shapes[I][0]>;
 
-static_assert(tuning::warp_rows_max_packs == 4, "engine_shapes lists warp_rows packs 1, 2, 4");
-static_assert(std::size(tuning::block_rows_shapes) == 6, "engine_shapes lists 6 block_rows shapes");
+static_assert(tuning::warp_rows_max_packs == 2, "engine_shapes lists warp_rows packs 1, 2");
+static_assert(std::size(tuning::block_rows_shapes) == 7, "engine_shapes lists 7 block_rows shapes");
 
 inline constexpr auto engine_shapes = hana::tuple_t<
     engine_shape<engine_kind::warp_rows, 1, tuning::warp_rows_block_threads>,
-    engine_shape<engine_kind::warp_rows, 2, tuning::warp_rows_block_threads>,
-    engine_shape<engine_kind::warp_rows, 4, tuning::warp_rows_block_threads>, block_rows_shape<0>,
+    engine_shape<engine_kind::warp_rows, 2, tuning::warp_rows_block_threads>, block_rows_shape<0>,
     block_rows_shape<1>, block_rows_shape<2>, block_rows_shape<3>, block_rows_shape<4>,
-    block_rows_shape<5>, engine_shape<engine_kind::block_smem, 1, tuning::streaming_block_threads>,
+    block_rows_shape<5>, block_rows_shape<6>, engine_shape<engine_kind::block_smem, 1, tuning::streaming_block_threads>,
     engine_shape<engine_kind::block_uncached, 1, tuning::streaming_block_threads>>;
 
 /// The widest pack for T: 16 bytes (8 fp16/bf16, 4 fp32). The narrow fallback is one element,

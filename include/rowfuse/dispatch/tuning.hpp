@@ -7,18 +7,20 @@ namespace rowfuse::tuning {
 /// occupancy (not the block) bounds the rows in flight.
 inline constexpr int warp_rows_block_threads = 128;
 
-/// The widest row warp_rows keeps in registers is 32 lanes x warp_rows_max_packs packs: 1024
-/// fp16 / 512 fp32 columns. At 8 packs (64 fp16 values a lane) ptxas used 90-105 registers,
-/// ncu showed 24-30% achieved occupancy and 52-59% of DRAM bandwidth at 2048 fp16 columns
-/// (H100, 2026-11-22): too few bytes in flight. block_rows with 2 packs a thread does better.
-inline constexpr int warp_rows_max_packs = 4;
+/// The widest row warp_rows keeps in registers is 32 lanes x warp_rows_max_packs packs: 512
+/// fp16 / 256 fp32 columns. Past that a small block beats a warp with more packs a lane: at
+/// 1024 fp16 columns, softmax ran at 0.72 of copy with a warp of 4-pack lanes (62 registers)
+/// and 0.82 with a 64-thread block of 2-pack threads (46 registers; H200, 2026-11-22,
+/// bench/experiments/register_shapes.cu).
+inline constexpr int warp_rows_max_packs = 2;
 
-/// block_rows shapes (threads, packs per thread), in order of preference: the smallest block
-/// that holds the row. Measured on the H100 (bench/results/, ratio to copy, fp16 softmax):
-/// 2048 columns: 128 x 2 packs 0.79 against warp_rows at 8 packs 0.70; from 4096 up, 4 packs
-/// beat 2 (8192 fp32: 512 x 4 0.95 against 1024 x 2 0.61; 16384 fp16: 512 x 4 0.69 against
-/// 1024 x 2 0.46): a 1024-thread block is alone on its SM and stalls it at every reduction.
-inline constexpr int block_rows_shapes[][2] = {{128, 2}, {128, 4}, {256, 4},
+/// block_rows shapes (threads, packs per thread), in order of preference: the first that holds
+/// the row. Measured on the H200 (fp16 softmax, ratio to copy, 2026-11-22): 1024 columns 64 x 2
+/// 0.82 (128 x 1: 0.77); 2048: 128 x 2 0.79 (256 x 1: 0.78); 4096: 128 x 4 0.76 (256 x 2:
+/// 0.73, 512 x 1: 0.74); 8192: 256 x 4 0.71 (1024 x 1: 0.68, 512 x 2: 0.59); 16384: 512 x 4
+/// 0.63 (1024 x 2: 0.48). Fewer registers a thread is not the rule: a 1024-thread block is
+/// alone on its SM and stalls it at every barrier.
+inline constexpr int block_rows_shapes[][2] = {{64, 2},  {128, 2},  {128, 4}, {256, 4},
                                                {512, 4}, {1024, 4}, {1024, 8}};
 
 /// Values one block_rows thread may hold: 32 fp32 registers of row, the rest of the 64 a
