@@ -63,13 +63,16 @@ struct block_allreduce {
 };
 
 /// The register engines' fast protocol: an op whose row statistics are two plain reductions,
-/// the second over values that know the first's total (softmax: max, then the sum of exp(x -
-/// max)). Cheaper than merging a compound partial at every shuffle.
+/// the second over values that know the first's total (softmax: the max, then the sum of
+/// exp(x - max); layernorm: the sum, then the sums of x - mean and its square). Cheaper than
+/// merging a compound partial at every shuffle. Engines that stream the row keep `local`/`merge`.
+///   phase1(v, n) -> A;  merge1(A, A) -> A;  phase2(v, n, A total, cols) -> B (may rewrite v);
+///   merge2(B, B) -> B;  finalize2(A total, B total, cols) -> stats;  finish2<N>(x, stats, row, col0)
 template <class Op>
 concept two_phase_op = requires(Op const& op, float (&v)[1]) {
   op.phase1(v, 1);
   op.merge1(op.phase1(v, 1), op.phase1(v, 1));
-  op.phase2(v, 1, op.phase1(v, 1));
+  op.phase2(v, 1, op.phase1(v, 1), index_t(1));
 };
 
 /// Merges the partials of a whole block (CUB BlockReduce) and gives every thread the total.

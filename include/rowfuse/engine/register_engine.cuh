@@ -40,7 +40,7 @@ template <class Op, int B>
 struct reduce_storage<Op, B, true> {
   using first_t = decltype(std::declval<Op const&>().phase1(std::declval<float (&)[1]>(), 0));
   using second_t = decltype(std::declval<Op const&>().phase2(std::declval<float (&)[1]>(), 0,
-                                                              std::declval<first_t>()));
+                                                              std::declval<first_t>(), index_t(1)));
   typename block_allreduce<first_t, B>::TempStorage first;
   typename block_allreduce<second_t, B>::TempStorage second;
 };
@@ -114,7 +114,7 @@ __global__ void __launch_bounds__(Config::block_threads)
     if constexpr (two_phase_op<Op>) {
       auto const first_total =
           reduce(op.phase1(v, n), [&](auto a, auto b) { return op.merge1(a, b); }, shared.first);
-      auto const second_total = reduce(op.phase2(v, n, first_total),
+      auto const second_total = reduce(op.phase2(v, n, first_total, cols),
                                        [&](auto a, auto b) { return op.merge2(a, b); },
                                        shared.second);
       auto const stats = op.finalize2(first_total, second_total, cols);

@@ -67,7 +67,7 @@ struct softmax {
   /// Phase 2: the sum of exp(v - row max). softmax rewrites v into those exps, so finishing is
   /// one multiply; log-softmax keeps x.
   template <int K>
-  __device__ float phase2(float (&v)[K], int n, float row_max) const {
+  __device__ float phase2(float (&v)[K], int n, float row_max, index_t) const {
     float const shift = row_max == rowfuse::detail::neg_inf ? 0.0f : row_max;
     float s = 0.0f;
     ROWFUSE_UNROLL
