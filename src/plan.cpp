@@ -3,6 +3,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "rowfuse/dispatch/cluster_sizing.hpp"
 #include "rowfuse/dispatch/plan.hpp"
 #include "rowfuse/dispatch/tuning.hpp"
 #include "rowfuse/error.hpp"
@@ -15,6 +16,7 @@ char const* to_string(engine_kind kind) {
     case engine_kind::warp_rows: return "warp_rows";
     case engine_kind::block_rows: return "block_rows";
     case engine_kind::block_smem: return "block_smem";
+    case engine_kind::block_cluster: return "block_cluster";
     case engine_kind::block_uncached: return "block_uncached";
   }
   return "?";
@@ -27,6 +29,7 @@ std::ostream& operator<<(std::ostream& out, plan const& p) {
   if (p.engine == engine_kind::warp_rows || p.engine == engine_kind::block_rows)
     out << ", " << p.packs << " packs/thread";
   out << ", " << p.group << " threads/row, block " << p.block_threads << ", grid " << p.grid;
+  if (p.engine == engine_kind::block_cluster) out << ", cluster " << p.cluster_blocks;
   if (p.dynamic_smem) out << ", " << p.dynamic_smem << " B shared";
   return out << ", device " << p.device;
 }
@@ -89,10 +92,27 @@ bool try_streaming(plan& p, index_t cols, bool cached, device_info const& device
   return true;
 }
 
+/// The automatic plan takes block_cluster only when it caches a column in 2 bytes (a 16-bit
+/// input under a pure load chain). Measured on the H200 (softmax, ratio to copy, 2026-11-22,
+/// bench/experiments/engines.cu): fp16 at 65536 / 131072 / 262144 columns 0.49 / 0.47 / 0.36
+/// against block_uncached's 0.43 / 0.34 / 0.33; fp32, which needs twice the clusters, 0.59 /
+/// 0.53 / 0.43 against block_uncached's 0.63 / 0.63 / 0.63.
+bool try_cluster(plan& p, index_t cols, int cache_bytes, device_info const& device) {
+  int const blocks = cluster_blocks_for(cols, device, p.pack, cache_bytes);
+  if (blocks == 0) return false;
+  p.engine = engine_kind::block_cluster;
+  p.cluster_blocks = blocks;
+  p.block_threads = tuning::cluster_block_threads;
+  p.group = p.block_threads * blocks;
+  p.packs = 1;
+  p.dynamic_smem = cluster_slice_bytes(cols, blocks, p.pack, cache_bytes);
+  return true;
+}
+
 }  // namespace
 
 plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
-                 device_info const& device) {
+                 device_info const& device, int cluster_cache_bytes) {
   plan p;
   p.op = op;
   p.rows = rows;
@@ -106,22 +126,32 @@ plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_ki
   switch (forced) {
     case engine_kind::automatic:
       ok = try_warp_rows(p, packs_in_row) || try_block_rows(p, packs_in_row) ||
-           try_streaming(p, cols, true, device) || try_streaming(p, cols, false, device);
+           try_streaming(p, cols, true, device) ||
+           (cluster_cache_bytes < 4 && try_cluster(p, cols, cluster_cache_bytes, device)) ||
+           try_streaming(p, cols, false, device);
       break;
     case engine_kind::warp_rows: ok = try_warp_rows(p, packs_in_row); break;
     case engine_kind::block_rows: ok = try_block_rows(p, packs_in_row); break;
     case engine_kind::block_smem: ok = try_streaming(p, cols, true, device); break;
+    case engine_kind::block_cluster:
+      if (device.compute_capability < 90)
+        fail(op, ": engine block_cluster needs thread-block clusters (compute capability 9.0); "
+                 "device ", device.id, " has ", device.compute_capability);
+      ok = try_cluster(p, cols, cluster_cache_bytes, device);
+      break;
     case engine_kind::block_uncached: ok = try_streaming(p, cols, false, device); break;
   }
-  if (!ok)
+  if (!ok) {
+    index_t const optin = index_t(device.shared_memory_per_block_optin);
+    index_t const most =
+        forced == engine_kind::warp_rows    ? 32 * tuning::warp_rows_max_packs * pack
+        : forced == engine_kind::block_rows ? 1024 * tuning::block_rows_max_values
+        : forced == engine_kind::block_cluster
+            ? cluster_max_blocks * (optin - index_t(cluster_reserved_smem)) / cluster_cache_bytes
+            : (optin - tuning::streaming_reserved_smem) / 4;
     fail(op, ": engine ", to_string(forced), " cannot run cols = ", cols, " with packs of ", pack,
-         " (", to_string(forced), " holds at most ",
-         forced == engine_kind::warp_rows    ? 32 * tuning::warp_rows_max_packs * pack
-         : forced == engine_kind::block_rows ? 1024 * tuning::block_rows_max_values
-                                             : index_t(device.shared_memory_per_block_optin -
-                                                       tuning::streaming_reserved_smem) /
-                                                   4,
-         " columns)");
+         " (", to_string(forced), " holds at most ", most, " columns)");
+  }
   return p;
 }
 

@@ -129,7 +129,7 @@ inline void sync_and_check() {
 
 inline std::vector<rf::engine_kind> all_engines() {
   return {rf::engine_kind::warp_rows, rf::engine_kind::block_rows, rf::engine_kind::block_smem,
-          rf::engine_kind::block_uncached};
+          rf::engine_kind::block_cluster, rf::engine_kind::block_uncached};
 }
 
 /// Whether a forced engine can run `cols` at pack `pack` (what choose_plan would accept).

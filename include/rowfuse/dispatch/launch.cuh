@@ -14,6 +14,7 @@
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/type.hpp>
 
+#include "../engine/cluster_engine.cuh"
 #include "../engine/register_engine.cuh"
 #include "../engine/streaming_engine.cuh"
 #include "../expr/expression.hpp"
@@ -24,13 +25,19 @@ namespace rowfuse::detail {
 
 namespace hana = boost::hana;
 
-/// Engine shapes, without the pack width: (kind, packs per thread, block threads).
-template <engine_kind Kind, int Packs, int BlockThreads>
+/// Engine shapes, without the pack width: (kind, packs per thread, block threads, blocks per row).
+template <engine_kind Kind, int Packs, int BlockThreads, int ClusterBlocks = 1>
 struct engine_shape {
   static constexpr engine_kind kind = Kind;
   static constexpr int packs = Packs;
   static constexpr int block_threads = BlockThreads;
+  static constexpr int cluster_blocks = ClusterBlocks;
 };
+
+/// block_cluster sizes: cluster_blocks_for picks among 2, 4, 8 and 16.
+template <int C>
+using cluster_shape =
+    engine_shape<engine_kind::block_cluster, 1, tuning::cluster_block_threads, C>;
 
 template <int I>
 using block_rows_shape = engine_shape<engine_kind::block_rows, tuning::block_rows_shapes[I][1],
@@ -44,6 +51,7 @@ inline constexpr auto engine_shapes = hana::tuple_t<
     engine_shape<engine_kind::warp_rows, 2, tuning::warp_rows_block_threads>, block_rows_shape<0>,
     block_rows_shape<1>, block_rows_shape<2>, block_rows_shape<3>, block_rows_shape<4>,
     block_rows_shape<5>, block_rows_shape<6>, engine_shape<engine_kind::block_smem, 1, tuning::streaming_block_threads>,
+    cluster_shape<2>, cluster_shape<4>, cluster_shape<8>, cluster_shape<16>,
     engine_shape<engine_kind::block_uncached, 1, tuning::streaming_block_threads>>;
 
 /// The widest pack for T: 16 bytes (8 fp16/bf16, 4 fp32). The narrow fallback is one element,
@@ -58,15 +66,18 @@ template <int N, class Shape>
 struct kernel_for {
   static constexpr bool streaming =
       Shape::kind == engine_kind::block_smem || Shape::kind == engine_kind::block_uncached;
+  static constexpr bool clustered = Shape::kind == engine_kind::block_cluster;
   /// block_rows holds at most tuning::block_rows_max_values per thread (a 1024-thread block
   /// has 64 registers a thread); the plan never picks a shape past that.
   static constexpr bool worth_instantiating =
       Shape::kind != engine_kind::block_rows || N * Shape::packs <= tuning::block_rows_max_values;
   using config = std::conditional_t<
-      streaming,
-      engine::streaming_config<N, Shape::block_threads, Shape::kind == engine_kind::block_smem>,
-      engine::register_config<N, Shape::packs, Shape::block_threads,
-                              Shape::kind == engine_kind::block_rows>>;
+      clustered, engine::cluster_config<N, Shape::block_threads, Shape::cluster_blocks>,
+      std::conditional_t<
+          streaming,
+          engine::streaming_config<N, Shape::block_threads, Shape::kind == engine_kind::block_smem>,
+          engine::register_config<N, Shape::packs, Shape::block_threads,
+                                  Shape::kind == engine_kind::block_rows>>>;
 };
 
 /// Blocks of `kernel` that fit on one SM: the persistent grid is this times the SM count.
@@ -141,7 +152,8 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
   if (options.pack != 0 && options.pack != 1 && options.pack != wide)
     fail(Op::name, ": pack = ", options.pack, " is not available; use 0, 1 or ", wide);
 
-  plan p = choose_plan(Op::name, rows, cols, wide_ok ? wide : 1, options.engine, dev);
+  plan p = choose_plan(Op::name, rows, cols, wide_ok ? wide : 1, options.engine, dev,
+                       engine::cache_element_bytes<Load>);
   if (p.engine == engine_kind::automatic) return p;  // rows == 0 or cols == 0: nothing to do
 
   bool launched = false;
@@ -151,11 +163,17 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
                    using shape = typename decltype(+hana::at_c<1>(std::declval<Entry>()))::type;
                    if constexpr (kernel_for<N, shape>::worth_instantiating) {
                      if (launched || N != p.pack || shape::kind != p.engine ||
-                         shape::block_threads != p.block_threads || shape::packs != p.packs)
+                         shape::block_threads != p.block_threads || shape::packs != p.packs ||
+                         shape::cluster_blocks != p.cluster_blocks)
                        return;
                      launched = true;
-                     launch_engine<typename kernel_for<N, shape>::config>(p, op, load, store,
-                                                                          stream, dev);
+                     // (A requires-expression on the config here crashes cicc 13.0: use the
+                     // kernel_for trait.)
+                     using config = typename kernel_for<N, shape>::config;
+                     if constexpr (kernel_for<N, shape>::clustered)
+                       launch_cluster<config>(p, op, load, store, stream, dev);
+                     else
+                       launch_engine<config>(p, op, load, store, stream, dev);
                    }
                  });
   if (!launched) fail(Op::name, ": internal error: no kernel instantiated for plan ", explain(p));

@@ -16,6 +16,7 @@ enum class engine_kind {
   warp_rows,       // a row in the registers of 1-32 lanes; several rows per warp
   block_rows,      // a row in the registers of one block
   block_smem,      // a row in shared memory (fp32), one block per row
+  block_cluster,   // a row in the shared memory of a thread-block cluster (sm_90+)
   block_uncached,  // a row read twice from global memory; any width
 };
 
@@ -36,6 +37,7 @@ struct plan {
   int pack = 1;           // elements per vector access
   int packs = 1;          // packs per thread per row (register engines)
   int group = 1;          // threads per row
+  int cluster_blocks = 1; // blocks per row (block_cluster)
   int block_threads = 0;
   index_t grid = 0;
   std::size_t dynamic_smem = 0;
@@ -64,8 +66,10 @@ namespace detail {
 
 /// Chooses engine, packs per thread, group and block for `cols` with packs of `pack` elements.
 /// Throws rowfuse::error when `forced` names an engine that cannot run this width.
+/// `cluster_cache_bytes` is what block_cluster keeps a column in (4 for fp32; the input's size
+/// when the load chain is pure, see engine::caches_raw_input).
 plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
-                 device_info const& device);
+                 device_info const& device, int cluster_cache_bytes = 4);
 
 /// Throws rowfuse::error naming the op and shape if `status` (or the last launch) failed.
 void check_launch(cudaError_t status, plan const& p);

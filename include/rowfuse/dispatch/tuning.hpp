@@ -32,6 +32,10 @@ inline constexpr int block_rows_max_values = 32;
 /// allows, and one block's reduction overlaps the other's loads.
 inline constexpr int streaming_block_threads = 512;
 
+/// block_cluster: 512 threads a block, so that two blocks (two clusters' slices) share an SM
+/// where the slices allow (cluster_blocks_for prefers such a cluster size).
+inline constexpr int cluster_block_threads = 512;
+
 /// Shared memory kept back from block_smem's row cache for CUB's reduction storage and the
 /// static shared memory of the kernel.
 inline constexpr int streaming_reserved_smem = 1024;

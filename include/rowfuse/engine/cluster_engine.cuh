@@ -1,0 +1,498 @@
+// The cluster engine (Hopper, sm_90+): a thread-block cluster of C blocks owns one row at a
+// time and keeps the whole row on chip, spread over the shared memory of its C blocks, so rows
+// too wide for one block's shared memory still read global memory once and write it once.
+//
+//   row:    | slice of rank 0 | slice of rank 1 | ... | slice of rank C-1 (shorter or empty) |
+//   pass 1: each block brings its slice into its own shared memory and reduces the op's partial
+//           over its threads (CUB BlockReduce);
+//   swap:   each block puts its partial into a slot of its shared memory, one cluster barrier,
+//           then every warp of every block reads the C slots through distributed shared memory
+//           and folds them in one fixed order, so every block finishes from bit-identical
+//           statistics;
+//   pass 2: each block finishes its slice from its own shared memory and stores it.
+//
+// The cache holds one of two things (caches_raw_input):
+//  - the raw input, when the load chain is pure (scale, causal_mask, user functors): copied
+//    global -> shared by cp.async with the whole slice in flight and no registers held, the
+//    next row's copies issued during this row's pass 2; the chain runs on both passes. fp16 and
+//    bf16 rows then take 2 bytes a column, half the blocks of an fp32 cache;
+//  - the transformed values as fp32, when the chain reads operands or tees: loaded through the
+//    chain into registers, 16 values a thread at a time, so operands are read and tee written
+//    once.
+//
+// Clusters are persistent: the grid is as many clusters as are resident at once (occupancy
+// query), and cluster k runs rows k, k + clusters, ... The loop bound depends only on the
+// cluster, so every block of a cluster reaches every barrier the same number of times.
+//
+// Why: past ~56K fp32 columns block_smem no longer fits and block_uncached reads each row twice
+// from global memory (0.33-0.63 of copy on the H200 at 64K-256K columns). Here the only
+// cross-block cost is one cluster barrier and C small remote loads per row, which the other
+// cluster sharing the SM hides (see cluster_blocks_for).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
+#include <cooperative_groups.h>
+#include <cub/block/block_reduce.cuh>
+
+#include "../detail/config.hpp"
+#include "../detail/numeric.hpp"
+#include "../detail/vector_io.hpp"
+#include "../dispatch/cluster_sizing.hpp"
+#include "../dispatch/plan.hpp"
+#include "../error.hpp"
+#include "../expr/expression.hpp"
+#include "common.cuh"
+
+namespace rowfuse::engine {
+
+template <int N, int BlockThreads, int ClusterBlocks> struct cluster_config {
+  static_assert(ClusterBlocks >= 1 && ClusterBlocks <= 16,
+                "a Hopper cluster has at most 8 blocks (16 with the non-portable opt-in)");
+  static_assert(BlockThreads % 32 == 0 && BlockThreads <= 1024);
+  static_assert(N >= 1 && N <= 16 && 16 % N == 0);
+  static constexpr int pack = N;
+  static constexpr int block_threads = BlockThreads;
+  static constexpr int cluster_blocks = ClusterBlocks;
+  /// Lets the dispatcher tell this engine apart: `requires { Config::clustered; }` in a function
+  /// template. (Inside run_op's generic lambda that requires-expression made cicc of CUDA 13.0
+  /// segfault; a trait on the engine shape works there.)
+  static constexpr bool clustered = true;
+  /// Packs a thread works on at once: 16 values (8 single elements for the pack-1 fallback).
+  /// One op.local and one merge per group, not per pack: a softmax merge costs two exps, a
+  /// quarter more exps in pass 1 if paid per 8-element pack. And few enough registers for the
+  /// 64-register cap below: ptxas (CUDA 13.0, sm_90) spilled 128-300 bytes holding 32 values
+  /// (4 packs of 8 fp16 widened), 12-84 bytes holding 16 single elements on the register path.
+  static constexpr int unroll = N == 1 ? 8 : 16 / N;
+  /// Packs a thread loads through registers before it uses the first, on the paths that cannot
+  /// copy asynchronously (see cluster_kernel). For a 16-bit input in packs of 8 that is only 32
+  /// bytes a thread, 32 KB per SM with two 512-thread blocks, near the ~29 KB a 4.8 TB/s,
+  /// ~0.8 us-latency H200 needs; but those chains read an operand too (add, mask), which
+  /// doubles it, and 4 packs spilled (bf16 | add | tee: 96 bytes).
+  static constexpr int load_unroll = unroll;
+  /// Register budget: 1024 resident threads per SM whatever the block size (two blocks of 512,
+  /// four of 256) caps ptxas at 64 registers a thread, so shared memory alone decides how many
+  /// blocks share an SM.
+  static constexpr int min_blocks_per_sm = BlockThreads >= 1024 ? 1 : 1024 / BlockThreads;
+};
+
+// ---- what the cache holds --------------------------------------------------------------------
+
+/// Load nodes that neither read memory besides the input nor write any: running them again on
+/// the second pass gives the same values and costs no memory traffic. rf::map's functor is
+/// taken at its word (a const call operator on a value); a functor that writes through a
+/// captured pointer would write twice, which rf::tee is there for.
+template <class Node> inline constexpr bool pure_load_node = false;
+template <> inline constexpr bool pure_load_node<scale_node> = true;
+template <> inline constexpr bool pure_load_node<causal_mask_node> = true;
+template <class F> inline constexpr bool pure_load_node<map_node<F>> = true;
+
+/// Whether the cluster engine caches the row as the raw input and runs the load chain again
+/// in pass 2, rather than caching the transformed values as fp32. Only for pure chains: one that
+/// reads an operand (bias, add, mask) would read it twice, one that tees would write twice;
+/// those cache fp32 so that every operand is read once, as counted. What it buys:
+///  - 16-bit inputs: half the shared memory, so half the blocks a row needs (262144 fp16
+///    columns: 8 blocks of 64 KB, two clusters per SM, instead of 8 blocks of 128 KB, one);
+///  - every input with a 4-, 8- or 16-byte pack: the slice goes from global to shared memory by
+///    cp.async, not through registers (see cluster_kernel), fp32 included.
+template <class Load> inline constexpr bool caches_raw_input = false;
+template <class T, class... Nodes>
+inline constexpr bool caches_raw_input<load_expr<T, Nodes...>> = (true && ... &&
+                                                                  pure_load_node<Nodes>);
+
+template <class Load>
+using cache_element =
+    std::conditional_t<caches_raw_input<Load>, typename Load::element_type, float>;
+
+/// Bytes of shared memory a cached column takes: what the plan passes to cluster_fits.
+template <class Load> inline constexpr int cache_element_bytes = int(sizeof(cache_element<Load>));
+
+/// A block's slice of the row in shared memory, pack p of the slice at a fixed place; each
+/// thread reads back only the packs it wrote.
+///
+/// A pack wider than 16 bytes (8 fp16 inputs widened to 32 bytes of fp32) is split into
+/// 16-byte words kept in separate planes, word w of pack p at plane w, index p. Storing the 32
+/// bytes contiguously would have thread t write 16 bytes at t * 32: each quarter warp's 128-byte
+/// wavefront would span 256 bytes, a two-way bank conflict on every store and load. With planes
+/// consecutive threads touch consecutive 16-byte words, conflict-free.
+template <int N, class S> struct slice_cache {
+  static constexpr int pack_bytes = N * int(sizeof(S));
+  static constexpr int words = pack_bytes > 16 ? pack_bytes / 16 : 1;
+  static constexpr int word_elements = N / words;
+  static_assert(words * word_elements == N);
+
+  S* base;
+  int slice_packs;
+
+  __device__ S* word(int p, int w) const { return base + (w * slice_packs + p) * word_elements; }
+
+  __device__ void put(int p, S const (&v)[N]) const {
+    ROWFUSE_UNROLL
+    for (int w = 0; w < words; ++w) {
+      S part[word_elements];
+      ROWFUSE_UNROLL
+      for (int j = 0; j < word_elements; ++j)
+        part[j] = v[w * word_elements + j];
+      detail::store_pack<word_elements>(word(p, w), part);
+    }
+  }
+
+  __device__ void get(int p, S (&v)[N]) const {
+    ROWFUSE_UNROLL
+    for (int w = 0; w < words; ++w) {
+      S part[word_elements];
+      detail::load_pack<word_elements>(word(p, w), part);
+      ROWFUSE_UNROLL
+      for (int j = 0; j < word_elements; ++j)
+        v[w * word_elements + j] = part[j];
+    }
+  }
+};
+
+namespace cluster_detail {
+
+template <class P> __device__ __forceinline__ P shfl_from(P const& value, int source_lane) {
+  static_assert(sizeof(P) % 4 == 0, "partials are made of 32-bit words");
+  constexpr int words = sizeof(P) / 4;
+  unsigned in[words], out[words];
+  std::memcpy(in, &value, sizeof(P));
+  ROWFUSE_UNROLL
+  for (int i = 0; i < words; ++i)
+    out[i] = __shfl_sync(0xffffffffu, in[i], source_lane);
+  P result;
+  std::memcpy(&result, out, sizeof(P));
+  return result;
+}
+
+/// Copies `Bytes` (4, 8 or 16) from global to shared memory without passing through registers
+/// (LDGSTS); 16-byte copies skip L1 (.cg), the data is used once from shared memory.
+template <int Bytes> __device__ __forceinline__ void copy_async(void* shared, void const* global) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");
+  auto const to = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  auto const from = __cvta_generic_to_global(global);
+  if constexpr (Bytes == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(from) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(to), "l"(from), "n"(Bytes)
+                 : "memory");
+}
+
+/// Waits for this thread's copies; they are then visible to this thread (and only it: each
+/// thread reads back its own packs). The memory clobber keeps the compiler from hoisting the
+/// shared loads that follow above the wait, which CUDA's __pipeline_wait_prior does not.
+__device__ __forceinline__ void wait_async_copies() {
+  asm volatile("cp.async.wait_all;" ::: "memory");
+}
+
+} // namespace cluster_detail
+
+template <class Config, class Op, class Load, class Store>
+__global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_sm)
+    cluster_kernel(Op op, Load load, Store store, index_t rows, index_t cols) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  // Built for an older architecture too (CMAKE_CUDA_ARCHITECTURES="80;90"): never launched
+  // there, launch_cluster refuses devices below compute capability 9.0.
+  __trap();
+#else
+  namespace cg = cooperative_groups;
+  constexpr int N = Config::pack, B = Config::block_threads, C = Config::cluster_blocks,
+                U = Config::unroll, UL = Config::load_unroll;
+  using T = typename Load::element_type;
+  using S = cache_element<Load>;
+  using partial = typename Op::partial;
+  using block_reduce = cub::BlockReduce<partial, B>;
+  constexpr bool raw_cache = caches_raw_input<Load>;
+  // Raw packs cp.async can move (4, 8, 16 bytes: not single fp16 elements) are copied straight
+  // into the cache: no registers held while they fly, so a thread has its whole slice in flight
+  // (262144 fp16 columns over 8 blocks of 512 threads: 8 x 16 bytes a thread, 128 KB per SM)
+  // instead of the 16 values the register path can afford under 64 registers.
+  constexpr int pack_bytes = N * int(sizeof(T));
+  constexpr bool async_fill = raw_cache && (pack_bytes == 4 || pack_bytes == 8 || pack_bytes == 16);
+  static_assert(UL % U == 0 || U % UL == 0, "packs per op.local must tile the loaded packs");
+
+  __shared__ typename block_reduce::TempStorage reduce_storage;
+  // Double-buffered: row i's partial goes to slots[i % 2]. A block writes slots[i % 2] again
+  // only for row i + 2, after passing row i + 1's barrier; every peer arrives there only after
+  // it has read (and used) row i's slots, and barrier.cluster.arrive has release semantics, so
+  // the overwrite cannot reach a peer still reading. One barrier per row instead of two.
+  __shared__ partial slots[2];
+  extern __shared__ float4 dynamic_shared[];
+
+  cg::cluster_group const cluster = cg::this_cluster();
+  int const rank = int(cluster.block_rank());
+  // The grid is 1-D with clusters of (C, 1, 1): blocks C*k .. C*k + C-1 form cluster k.
+  index_t const cluster_id = blockIdx.x / C;
+  index_t const clusters = gridDim.x / C;
+
+  // Every count below fits in int: a slice is at most 227 KB / sizeof(S) elements.
+  int const slice_packs = int(detail::cluster_slice_packs(cols, N, C));
+  index_t const packs_in_row = (cols + N - 1) / N; // the dispatcher picks N > 1 only if N | cols
+  int const own_packs = int(std::min<index_t>(
+      std::max<index_t>(packs_in_row - index_t(rank) * slice_packs, 0), slice_packs));
+  index_t const col_begin = index_t(rank) * slice_packs * N;
+  slice_cache<N, S> const cache{reinterpret_cast<S*>(dynamic_shared), slice_packs};
+
+  // Lane r < C of every warp reads rank r's slot; mapped once, one pointer a lane.
+  int const lane = int(threadIdx.x) % 32;
+  partial const* const peer_slots = cluster.map_shared_rank(&slots[0], lane < C ? lane : 0);
+
+  // One pass over the input: tee writes happen here, exactly once.
+  load_context load_ctx{true, cols};
+  store_context<float> store_ctx{cols, 0.0f};
+
+  // The value the load chain gives for cached pack p (for a raw cache, the chain runs here).
+  auto const cached_values = [&](index_t row, int p, float(&v)[N]) {
+    S held[N];
+    cache.get(p, held);
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      v[j] = detail::widen<float>(held[j]);
+    if constexpr (raw_cache)
+      detail::apply_chain(load.nodes, v, row, col_begin + index_t(p) * N, load_ctx);
+  };
+
+  // Starts copying `row`'s packs first, first + B, ... (at most `count` of them) into the cache.
+  [[maybe_unused]] auto const copy_packs = [&](index_t row, int first, int count) {
+    if constexpr (async_fill) {
+      static_assert(slice_cache<N, S>::words == 1, "a raw pack is one 16-byte word at most");
+      T const* const input = load.input.row(row) + col_begin;
+      for (int k = 0, p = first; k < count && p < own_packs; ++k, p += B)
+        cluster_detail::copy_async<pack_bytes>(cache.word(p, 0), input + index_t(p) * N);
+    }
+  };
+
+  int parity = 0;
+  for (index_t row = cluster_id; row < rows; row += clusters, parity ^= 1) {
+    // ---- pass 1: the slice into the cache, and its partial --------------------------------
+    partial part = op.identity();
+    if constexpr (async_fill) {
+      // The cluster's first row is copied here; every later one was copied during the pass 2
+      // of the row before (below), so its loads overlapped that pass 2.
+      if (row == cluster_id)
+        copy_packs(row, int(threadIdx.x), own_packs);
+      cluster_detail::wait_async_copies();
+      for (int p0 = int(threadIdx.x); p0 < own_packs; p0 += B * U) {
+        float x[U * N];
+        int valid = 0; // a thread's valid packs are a prefix
+        ROWFUSE_UNROLL
+        for (int u = 0; u < U; ++u) {
+          int const p = p0 + u * B;
+          float v[N] = {};
+          if (p < own_packs) {
+            cached_values(row, p, v);
+            valid = u + 1;
+          }
+          ROWFUSE_UNROLL
+          for (int j = 0; j < N; ++j)
+            x[u * N + j] = v[j];
+        }
+        part = op.merge(part, op.local(x, valid * N));
+      }
+    } else {
+      for (int p0 = int(threadIdx.x); p0 < own_packs; p0 += B * UL) {
+        // All UL packs are loaded before any is used.
+        [[maybe_unused]] T raw[UL][N];
+        [[maybe_unused]] float v[UL][N];
+        ROWFUSE_UNROLL
+        for (int u = 0; u < UL; ++u) {
+          int const p = p0 + u * B;
+          if (p < own_packs) {
+            index_t const col0 = col_begin + index_t(p) * N;
+            if constexpr (raw_cache)
+              detail::load_pack<N>(load.input.row(row) + col0, raw[u]);
+            else
+              load.template load<N>(row, col0, v[u], load_ctx);
+          }
+        }
+        constexpr int G = UL < U ? UL : U; // packs per op.local
+        ROWFUSE_UNROLL
+        for (int g = 0; g < UL; g += G) {
+          float x[G * N];
+          int valid = 0;
+          ROWFUSE_UNROLL
+          for (int u = g; u < g + G; ++u) {
+            int const p = p0 + u * B;
+            if (p < own_packs) {
+              if constexpr (raw_cache) {
+                cache.put(p, raw[u]);
+                ROWFUSE_UNROLL
+                for (int j = 0; j < N; ++j)
+                  v[u][j] = detail::widen<float>(raw[u][j]);
+                detail::apply_chain(load.nodes, v[u], row, col_begin + index_t(p) * N, load_ctx);
+              } else {
+                cache.put(p, v[u]);
+              }
+              valid = u - g + 1;
+            }
+            ROWFUSE_UNROLL
+            for (int j = 0; j < N; ++j)
+              x[(u - g) * N + j] = p < own_packs ? v[u][j] : 0.0f;
+          }
+          if (valid > 0)
+            part = op.merge(part, op.local(x, valid * N));
+        }
+      }
+    }
+
+    // ---- the block's partial, then the cluster's -------------------------------------------
+    // Only thread 0 gets CUB's total, and it alone writes the slot. No __syncthreads around it:
+    // the cluster barrier below orders this block's threads as well, and the next row's Reduce
+    // cannot overwrite reduce_storage before thread 0 has read it, since every other thread
+    // first passes this row's barrier, which thread 0 reaches after its Reduce.
+    partial const block_total = block_reduce(reduce_storage).Reduce(part, merge_partials<Op>{op});
+    if (threadIdx.x == 0)
+      slots[parity] = block_total;
+    cluster.sync(); // barrier.cluster.arrive (release) + wait (acquire): the C slots are ready
+
+    // Lanes 0..C-1 of every warp fetch the C partials and fold them by a butterfly over lanes
+    // (lanes past C hold the identity), then every lane takes lane 0's result. Lane 0 folds in
+    // one fixed order, ((p0 + p1) + (p2 + p3)) + ..., in every warp of every block, so all
+    // blocks finish from bit-identical statistics; log2(C) dependent merges instead of C - 1
+    // (15 softmax merges, 30 exps in a chain, for C = 16).
+    partial total = lane < C ? peer_slots[parity] : op.identity();
+    ROWFUSE_UNROLL
+    for (int lane_mask = 1; lane_mask < C; lane_mask *= 2)
+      total = op.merge(total, detail::shfl_xor(total, lane_mask));
+    total = cluster_detail::shfl_from(total, 0);
+    auto const stats = op.finalize(total, cols);
+    if (rank == 0 && threadIdx.x == 0)
+      op.save(row, stats);
+
+    // ---- pass 2: finish from the cache ----------------------------------------------------
+    for (int p0 = int(threadIdx.x); p0 < own_packs; p0 += B * U) {
+      float y[U][N];
+      ROWFUSE_UNROLL
+      for (int u = 0; u < U; ++u)
+        if (p0 + u * B < own_packs)
+          cached_values(row, p0 + u * B, y[u]);
+      ROWFUSE_UNROLL
+      for (int u = 0; u < U; ++u) {
+        int const p = p0 + u * B;
+        if (p < own_packs) {
+          index_t const col0 = col_begin + index_t(p) * N;
+          op.template finish<N>(y[u], stats, row, col0);
+          store.template store<N>(row, col0, y[u], store_ctx);
+        }
+      }
+      // The cluster's next row goes into the packs just finished. Only this thread reads them,
+      // and it has: the stores above consume the values it read, and instructions issue in
+      // order, so the shared loads have returned before a copy can overwrite their source. The
+      // memory clobber of the copy keeps the compiler from moving those loads past it.
+      if constexpr (async_fill)
+        if (row + clusters < rows)
+          copy_packs(row + clusters, p0, U);
+    }
+  }
+  flush_amax(store, store_ctx);
+  // A block's shared memory goes away when it exits: none may leave while a peer can still be
+  // reading its slots for the last row.
+  cluster.sync();
+#endif
+}
+
+} // namespace rowfuse::engine
+
+namespace rowfuse::detail {
+
+// ---- launch -----------------------------------------------------------------------------------
+
+/// Records the cluster size in the plan once plan has a field for it.
+template <class Plan> void note_cluster_blocks(Plan& p, int blocks) {
+  if constexpr (requires { p.cluster_blocks; })
+    p.cluster_blocks = blocks;
+}
+
+/// Launches cluster_kernel for plan `p` (rows, cols and op name are read; dynamic_smem, grid,
+/// block_threads, pack and group are written). `cluster_limit` > 0 caps the number of clusters,
+/// so tests can make a few rows loop through the persistent path. Throws rowfuse::error naming
+/// the op and the shape on any failure.
+template <class Config, class Op, class Load, class Store>
+void launch_cluster(plan& p, Op const& op, Load const& load, Store const& store,
+                    cudaStream_t stream, device_info const& dev, index_t cluster_limit = 0) {
+  constexpr int C = Config::cluster_blocks, B = Config::block_threads, N = Config::pack;
+  constexpr int cache_bytes = engine::cache_element_bytes<Load>;
+  if (p.rows == 0 || p.cols == 0)
+    return;
+  if (dev.compute_capability < 90)
+    fail(p.op, " on [", p.rows, " x ", p.cols, "] (block_cluster): thread-block clusters need ",
+         "compute capability 9.0, device ", dev.id, " has ", dev.compute_capability);
+  p.pack = N;
+  p.block_threads = B;
+  p.group = B * C; // threads per row
+  note_cluster_blocks(p, C);
+  p.dynamic_smem = cluster_slice_bytes(p.cols, C, N, cache_bytes);
+
+  auto kernel = engine::cluster_kernel<Config, Op, Load, Store>;
+  // Opt in to the device's whole per-block shared memory once per device (every later width
+  // then fits without another call), and to 16-block clusters where asked.
+  static int dynamic_limit[64] = {};
+  int& limit = dynamic_limit[dev.id % 64];
+  if (limit == 0) {
+    cudaFuncAttributes attributes{};
+    check_launch(cudaFuncGetAttributes(&attributes, kernel), p);
+    int const room = int(dev.shared_memory_per_block_optin) - int(attributes.sharedSizeBytes);
+    check_launch(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, room),
+                 p);
+    if constexpr (C > 8)
+      check_launch(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+                   p);
+    limit = room;
+  }
+  if (p.dynamic_smem > std::size_t(limit))
+    fail(p.op, " on [", p.rows, " x ", p.cols, "] (block_cluster): a slice of ", p.dynamic_smem,
+         " bytes per block does not fit in the ", limit, " bytes a block of cluster ", C,
+         " may use; a larger cluster or block_uncached is needed");
+
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = C;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(C); // the occupancy query wants a grid of whole clusters
+  config.blockDim = dim3(B);
+  config.dynamicSmemBytes = p.dynamic_smem;
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+
+  // Resident clusters depend on the slice size: ask once per device and size (the query costs
+  // about as much as a launch; a model runs the same widths again and again).
+  struct resident {
+    std::size_t smem = 0;
+    int clusters = 0;
+  };
+  static resident cached[64];
+  resident& r = cached[dev.id % 64];
+  if (r.clusters == 0 || r.smem != p.dynamic_smem) {
+    int clusters = 0;
+    cudaError_t const status = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
+    // A device that refuses the cluster shape (16 blocks where the non-portable size is not
+    // granted) answers with an error rather than 0: the same verdict, and the error is not
+    // left behind for the next check_launch to find.
+    if (status != cudaSuccess && C > 8) {
+      (void)cudaGetLastError();
+      clusters = 0;
+    } else {
+      check_launch(status, p);
+    }
+    if (clusters == 0)
+      fail(p.op, " on [", p.rows, " x ", p.cols, "] (block_cluster): no cluster of ", C,
+           " blocks of ", B, " threads and ", p.dynamic_smem,
+           " bytes of shared memory can be resident on device ", dev.id,
+           status != cudaSuccess ? " (" : "", status != cudaSuccess ? cudaGetErrorName(status) : "",
+           status != cudaSuccess ? ")" : "");
+    r = {p.dynamic_smem, clusters};
+  }
+  index_t clusters = std::min<index_t>(p.rows, r.clusters);
+  if (cluster_limit > 0)
+    clusters = std::min(clusters, cluster_limit);
+  p.grid = clusters * C;
+  config.gridDim = dim3(unsigned(p.grid));
+  check_launch(cudaLaunchKernelEx(&config, kernel, op, load, store, p.rows, p.cols), p);
+}
+
+} // namespace rowfuse::detail
