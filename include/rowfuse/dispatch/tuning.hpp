@@ -15,11 +15,13 @@ inline constexpr int warp_rows_block_threads = 128;
 inline constexpr int warp_rows_max_packs = 2;
 
 /// block_rows shapes (threads, packs per thread), in order of preference: the first that holds
-/// the row. Measured on the H200 (fp16 softmax, ratio to copy, 2026-11-22): 1024 columns 64 x 2
-/// 0.82 (128 x 1: 0.77); 2048: 128 x 2 0.79 (256 x 1: 0.78); 4096: 128 x 4 0.76 (256 x 2:
-/// 0.73, 512 x 1: 0.74); 8192: 256 x 4 0.71 (1024 x 1: 0.68, 512 x 2: 0.59); 16384: 512 x 4
-/// 0.63 (1024 x 2: 0.48). Fewer registers a thread is not the rule: a 1024-thread block is
-/// alone on its SM and stalls it at every barrier.
+/// the row. Measured on the H200 (fp16 softmax, ratio to copy, 2026-11-22, with CUB's
+/// three-barrier block reduction): 1024 columns 64 x 2 0.82 (128 x 1: 0.77); 2048: 128 x 2
+/// 0.79 (256 x 1: 0.78); 4096: 128 x 4 0.76 (256 x 2: 0.73, 512 x 1: 0.74); 8192: 256 x 4
+/// 0.71 (1024 x 1: 0.68, 512 x 2: 0.59); 16384: 512 x 4 0.63 (1024 x 2: 0.48). Fewer
+/// registers a thread is not the rule: a 1024-thread block is alone on its SM and stalls it at
+/// every barrier. With the one-barrier block_allreduce the chosen shapes ran at 0.85, 0.83,
+/// 0.79, 0.74, 0.66 and (32768, 1024 x 4) 0.54.
 inline constexpr int block_rows_shapes[][2] = {{64, 2},  {128, 2},  {128, 4}, {256, 4},
                                                {512, 4}, {1024, 4}, {1024, 8}};
 

@@ -39,26 +39,33 @@ __device__ T allreduce_in_group(T value, int group, Merge merge) {
   return value;
 }
 
-/// Merges `value` across a block with `merge` (CUB BlockReduce) and gives every thread the total.
+/// Merges `value` across a block with `merge` and gives every thread the total, with one
+/// barrier: each warp reduces by shuffles, its lane 0 posts the warp's total, and after the
+/// barrier every thread folds the posted totals in warp order (so all get bit-identical
+/// results). The posts alternate between two buffers (`buffer`, flipped by the caller on each
+/// call with the same storage): a fast warp's next post cannot overwrite a total a slow warp
+/// has yet to read, because both are separated by the barrier of the call in between.
+/// A CUB BlockReduce plus a broadcast took three barriers; block_rows runs two reductions a
+/// row, so this saves four barriers a row (see tuning.hpp for the measurement).
 template <class T, int BlockThreads>
 struct block_allreduce {
-  using block_reduce = cub::BlockReduce<T, BlockThreads>;
+  static constexpr int warps = BlockThreads / 32;
   struct TempStorage {
-    typename block_reduce::TempStorage reduce;
-    T total;
+    T posted[2][warps];
   };
 
   TempStorage& storage;
+  int buffer;
 
-  /// Also a barrier: after it returns, every thread may reuse what the block shared before.
   template <class Merge>
   __device__ T operator()(T value, Merge merge) {
-    T const total = block_reduce(storage.reduce).Reduce(value, merge);
-    if (threadIdx.x == 0) storage.total = total;
+    value = allreduce_in_group(value, 32, merge);
+    if ((threadIdx.x & 31) == 0) storage.posted[buffer][threadIdx.x / 32] = value;
     __syncthreads();
-    T const result = storage.total;
-    __syncthreads();  // the next Reduce may overwrite storage only after all have read
-    return result;
+    T total = storage.posted[buffer][0];
+    ROWFUSE_UNROLL
+    for (int w = 1; w < warps; ++w) total = merge(total, storage.posted[buffer][w]);
+    return total;
   }
 };
 

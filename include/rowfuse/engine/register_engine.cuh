@@ -66,9 +66,10 @@ __global__ void __launch_bounds__(Config::block_threads)
   auto const col_of = [&](int p) { return (index_t(p) * group + lane) * N; };
 
   // Whole-block rows reduce with CUB across the block, warp rows by shuffles in the group.
+  int buffer = 0;  // block_allreduce's alternating buffer, flipped every row
   auto const reduce = [&](auto value, auto merge, auto& storage) {
     using T = decltype(value);
-    if constexpr (Config::whole_block) return block_allreduce<T, B>{storage}(value, merge);
+    if constexpr (Config::whole_block) return block_allreduce<T, B>{storage, buffer}(value, merge);
     else return allreduce_in_group(value, group, merge);
   };
 
@@ -76,7 +77,8 @@ __global__ void __launch_bounds__(Config::block_threads)
   store_context<float> store_ctx{cols, 0.0f};
 
   // The loop bound is the same for the whole block, so every shuffle and barrier is uniform.
-  for (index_t first = index_t(blockIdx.x) * rows_per_block; first < rows; first += row_step) {
+  for (index_t first = index_t(blockIdx.x) * rows_per_block; first < rows;
+       first += row_step, buffer ^= 1) {
     index_t const row = first + int(threadIdx.x) / group;
     bool const row_ok = row < rows;
     int const n = row_ok ? valid_packs * N : 0;
