@@ -629,3 +629,62 @@ TEST_CASE("an input ld larger than cols is honoured by all four ops") {
   for (double v : rf::reference::rmsnorm(load, rf::store(out.data()), rf::no_affine, 1e-5f))
     CHECK_FALSE(std::isnan(v));
 }
+
+// ---- layernorm's shifted mean ----------------------------------------------------------------
+
+TEST_CASE("layernorm: a constant row gives exactly beta after any load chain; its mean is exact") {
+  // 0.7 * v + 0.1 in double is not a float, and n copies of it do not sum exactly in double:
+  // a plain sum / n would leave x - mean at a few ulps of double, times rstd = 1 / sqrt(eps).
+  index_t const rows = 4, cols = 1001;
+  auto const values = random_floats(std::size_t(rows), 21);
+  std::vector<float> x(std::size_t(rows * cols));
+  for (index_t r = 0; r < rows; ++r)
+    for (index_t c = 0; c < cols; ++c)
+      x[std::size_t(r * cols + c)] = values[std::size_t(r)];
+  std::vector<float> const bias(std::size_t(cols), 0.1f);
+  auto const gamma = random_floats(std::size_t(cols), 22);
+  auto const beta = random_floats(std::size_t(cols), 23);
+  auto out = poisoned<float>(x.size());
+  float mean[rows], rstd[rows];
+  auto const v = rf::reference::layernorm(
+      rf::load(x.data(), rows, cols) | rf::scale(0.7f) | rf::bias(bias.data()),
+      rf::store(out.data()), rf::affine(gamma.data(), beta.data()), 1e-5f,
+      rf::row_stats{mean, rstd});
+  for (index_t r = 0; r < rows; ++r) {
+    CHECK(mean[r] == float(double(values[std::size_t(r)]) * double(0.7f) + double(0.1f)));
+    CHECK(rstd[r] == float(1 / std::sqrt(double(1e-5f))));
+    for (index_t c = 0; c < cols; ++c)
+      REQUIRE(v[std::size_t(r * cols + c)] == double(beta[std::size_t(c)]));
+  }
+}
+
+TEST_CASE("layernorm: rows of mean 1e4 and of 10^6 elements match the long double formula") {
+  // The statistics of a row with mean 1e4 and unit spread, and of a long row, are what the GPU
+  // tests hold the kernels to (1e-5): the reference must be far closer than that.
+  std::mt19937 rng(31);
+  std::normal_distribution<float> unit(0.0f, 1.0f);
+  for (index_t cols : {index_t(7), index_t(4096), index_t(1000000)}) {
+    CAPTURE(cols);
+    index_t const rows = 2;
+    std::vector<float> x(std::size_t(rows * cols));
+    for (index_t c = 0; c < cols; ++c) {
+      x[std::size_t(c)] = 1e4f + unit(rng);        // row 0: mean 1e4, sd 1
+      x[std::size_t(cols + c)] = 4.0f * unit(rng); // row 1: mean 0, sd 4
+    }
+    std::vector<float> out(x.size()), mean(static_cast<std::size_t>(rows)),
+        rstd(static_cast<std::size_t>(rows));
+    auto const v =
+        rf::reference::layernorm(rf::load(x.data(), rows, cols), rf::store(out.data()),
+                                 rf::no_affine, 1e-5f, rf::row_stats{mean.data(), rstd.data()});
+    for (index_t r = 0; r < rows; ++r) {
+      auto const row = row_of(x, r, cols, cols);
+      real const m = mean_of(row), rs = 1 / std::sqrt(variance_of(row) + real(1e-5f));
+      CHECK(close(mean[std::size_t(r)], m, 0x1p-24, 1e-12));
+      CHECK(close(rstd[std::size_t(r)], rs, 0x1p-24, 0));
+      int wrong = 0;
+      for (index_t c = 0; c < cols; ++c)
+        wrong += !close(v[std::size_t(r * cols + c)], (row[std::size_t(c)] - m) * rs, 1e-10, 1e-10);
+      CHECK(wrong == 0);
+    }
+  }
+}

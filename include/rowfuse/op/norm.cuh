@@ -10,42 +10,97 @@ namespace rowfuse::op {
 
 namespace norm_detail {
 
-template <int N, class G, class B>
-bool affine_allows_pack(affine_params<G, B> const& affine) {
+template <int N, class G, class B> bool affine_allows_pack(affine_params<G, B> const& affine) {
   return rowfuse::detail::view_allows_pack<N>(affine.gamma) &&
          (affine.beta.data == nullptr || rowfuse::detail::view_allows_pack<N>(affine.beta));
 }
-template <int N>
-bool affine_allows_pack(no_affine_t const&) {
+template <int N> bool affine_allows_pack(no_affine_t const&) {
   return true;
 }
 
 /// y[j] = y[j] * gamma(col0 + j) [+ beta(col0 + j)], with vector loads of gamma and beta.
+/// Each output is rounded once (an fma), so where x_hat * gamma and beta cancel the error is
+/// a fraction of an ulp of the result rather than of the larger terms; zero-centred gamma is
+/// x_hat + x_hat * gamma for the same reason (1 + gamma would round gamma near -1 first).
 template <int N, class G, class B>
 __device__ void apply_affine(float (&y)[N], affine_params<G, B> const& affine, index_t col0) {
   float g[N];
   rowfuse::detail::load_operand<N>(affine.gamma, 0, col0, g);
-  ROWFUSE_UNROLL
-  for (int j = 0; j < N; ++j) y[j] *= affine.zero_centered ? 1.0f + g[j] : g[j];
-  if (affine.beta.data != nullptr) {
-    float b[N];
+  float b[N] = {};
+  bool const has_beta = affine.beta.data != nullptr;
+  if (has_beta)
     rowfuse::detail::load_operand<N>(affine.beta, 0, col0, b);
+  if (affine.zero_centered) {
     ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j) y[j] += b[j];
+    for (int j = 0; j < N; ++j)
+      y[j] = fmaf(y[j], g[j], y[j]) + b[j];
+  } else {
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      y[j] = fmaf(y[j], g[j], b[j]);
   }
 }
 
-template <int N>
-__device__ void apply_affine(float (&)[N], no_affine_t const&, index_t) {}
+template <int N> __device__ void apply_affine(float (&)[N], no_affine_t const&, index_t) {}
 
-}  // namespace norm_detail
+/// The sum of term(i) over i in [0, K), in four interleaved running sums combined by pairs at
+/// the end: the rounding error grows with K / 4 + 2 additions instead of K, for three registers
+/// more than one running sum. (A full pairwise tree would hold K / 2 partial sums beside the
+/// row and spills the 32-value threads of 1024-thread blocks.)
+template <int K, class Term> __device__ __forceinline__ float interleaved_sum(Term term) {
+  constexpr int L = K < 4 ? K : 4;
+  float acc[L];
+  ROWFUSE_UNROLL
+  for (int l = 0; l < L; ++l)
+    acc[l] = term(l);
+  ROWFUSE_UNROLL
+  for (int i = L; i < K; ++i)
+    acc[i % L] += term(i);
+  if constexpr (L == 4)
+    return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+  else if constexpr (L == 3)
+    return (acc[0] + acc[1]) + acc[2];
+  else if constexpr (L == 2)
+    return acc[0] + acc[1];
+  else
+    return acc[0];
+}
 
-/// layernorm: y = (x - mean) * rstd [* gamma + beta], rstd = 1 / sqrt(var + eps). Statistics
-/// are Welford triples: each thread's are exact two-pass sums over its registers or pack, and
-/// threads merge them with Chan's pairwise update, which keeps rows of mean 1e4 and unit
-/// variance accurate in fp32 where sum / sum-of-squares would lose every digit.
-template <class Affine>
-struct layernorm {
+} // namespace norm_detail
+
+/// layernorm: y = (x - mean) * rstd [* gamma + beta], rstd = 1 / sqrt(var + eps), var the
+/// population variance.
+///
+/// A single fp32 mean is not enough: for a row of mean 1e4 its rounding alone (half an ulp of
+/// 1e4 = 4.9e-4) moves every x - mean by 5e-4 standard deviations. Both protocols below carry
+/// the mean as an unevaluated sum hi + lo: hi near the mean, so that x - hi is exact (Sterbenz)
+/// for data clustered around a large mean, and lo the small rest, known to a few ulps of the
+/// row's spread rather than of its magnitude. Outputs are ((x - hi) - lo) * rstd.
+///
+/// One phase (`local` / `merge`: the streaming and cluster engines, which merge a thread's
+/// packs one by one and threads in any tree): Welford/Chan partials {count, hi, lo, m2}.
+///  - `local` takes a two-pass mean and m2 of its values' differences from its first value;
+///  - `merge` measures the distance of the two means in the same small coordinates,
+///    (b.hi - a.hi) + (b.lo - a.lo) (the hi difference is exact for nearby means), applies
+///    Chan's update there and renormalises hi + lo with Fast2Sum (hi = the mean rounded), so
+///    x - hi stays small even when the first value of a part is an outlier.
+///
+/// Two phases (`phase1` / `phase2`: the register engines, whole row in registers): the sum of
+/// the row, then, every lane knowing hi = sum / cols, the sums of x - hi and of its square
+/// (the corrected two-pass algorithm). Each shuffle carries one float, then two, and merges are
+/// additions, where a Chan merge costs a division and a dozen operations per shuffle step.
+///  - hi is off the mean by ~20 ulps of the sum at most (a few 1e-2 standard deviations for a
+///    row of mean 1e4 and unit spread); only its closeness matters: lo = sum(x - hi) / cols;
+///  - var = sum((x - hi)^2) / cols - lo^2 loses a factor (1 + lo^2 / var) of accuracy to the
+///    cancellation: nothing while |mean| / spread < ~1e5, a factor 2 near 1e6, where fp32
+///    inputs no longer resolve the spread anyway.
+///
+/// A constant row gives exactly beta on both: one phase, every part has hi = the value and
+/// lo = 0; two phases, x - hi = delta (a few ulps of the value) for every element,
+/// sum(x - hi) = cols * delta exactly (its partial sums fit 24 bits for rows of up to 2^17
+/// elements, four times the widest register row), lo = delta exactly by a correctly rounded
+/// division, so (x - hi) - lo = 0.
+template <class Affine> struct layernorm {
   static constexpr char const* name = "rf::layernorm";
   static constexpr bool local_in_place_available = false;
   Affine affine;
@@ -54,65 +109,164 @@ struct layernorm {
 
   struct partial {
     float count;
-    float mean;
-    float m2;  // sum of squared deviations from mean
+    float mean_hi; // the mean is mean_hi + mean_lo, |mean_lo| <= half an ulp of mean_hi
+    float mean_lo;
+    float m2; // sum of squared deviations from the mean
   };
   struct stats {
-    float mean;
+    float mean_hi; // the mean is mean_hi + mean_lo
+    float mean_lo;
     float rstd;
   };
 
-  __device__ partial identity() const { return {0.0f, 0.0f, 0.0f}; }
+  __device__ partial identity() const { return {0.0f, 0.0f, 0.0f, 0.0f}; }
 
-  template <int K>
-  __device__ partial local(float const (&v)[K], int n) const {
-    if (n == 0) return identity();
-    float sum = 0.0f;
-    ROWFUSE_UNROLL
-    for (int i = 0; i < K; ++i)
-      if (n == K || i < n) sum += v[i];
-    float const mean = sum / float(n);
-    float m2 = 0.0f;
-    ROWFUSE_UNROLL
-    for (int i = 0; i < K; ++i)
-      if (n == K || i < n) m2 += (v[i] - mean) * (v[i] - mean);
-    return {float(n), mean, m2};
+  /// Over v[0 .. n): the mean of the differences from v[0], then m2 about it. n == K (a full
+  /// thread, every streaming pack) divides by K, exactly when K is a power of two (every
+  /// engine today).
+  template <int K> __device__ partial local(float const (&v)[K], int n) const {
+    if (n == 0)
+      return identity();
+    float const shift = v[0];
+    bool const full = n == K;
+    // 2-ulp division for a tail thread: far below the 1e-5 the outputs need.
+    float const sum =
+        norm_detail::interleaved_sum<K>([&](int i) { return full || i < n ? v[i] - shift : 0.0f; });
+    float const mean_d = full ? __fmul_rn(sum, 1.0f / float(K)) : __fdividef(sum, float(n));
+    // Fast2Sum: |shift| >= |mean_d| whenever the data sit near a large mean, where it matters.
+    float const hi = __fadd_rn(shift, mean_d);
+    float const lo = __fsub_rn(mean_d, __fsub_rn(hi, shift));
+    // Deviations from hi, not from shift (v - hi is as exact as v - shift): reusing v - shift
+    // would keep all K differences live beside the row, and spills 32-value threads.
+    float const m2 = norm_detail::interleaved_sum<K>([&](int i) {
+      float const e = (v[i] - hi) - lo;
+      return full || i < n ? e * e : 0.0f;
+    });
+    return {float(n), hi, lo, m2};
   }
 
+  /// Chan's pairwise update. Runs 5-10 times per row in shuffles and once per pack in the
+  /// streaming engines: no IEEE division (b's share of the count is a 2-ulp __fdividef, a
+  /// 2.4e-7 relative error in a correction term, far below the 1e-5 target).
   __device__ partial merge(partial a, partial b) const {
+    if (b.count == 0.0f)
+      return a; // an empty side adopts nothing: hi comes from real data
+    if (a.count == 0.0f)
+      return b;
     float const count = a.count + b.count;
-    if (count == 0.0f) return a;
-    float const delta = b.mean - a.mean;
-    float const b_share = b.count / count;
-    return {count, a.mean + delta * b_share, a.m2 + b.m2 + delta * delta * a.count * b_share};
+    float const b_share = __fdividef(b.count, count);
+    float const delta = __fadd_rn(__fsub_rn(b.mean_hi, a.mean_hi), __fsub_rn(b.mean_lo, a.mean_lo));
+    float const step = __fmul_rn(delta, b_share);
+    float const moved = __fadd_rn(a.mean_lo, step);
+    float const hi = __fadd_rn(a.mean_hi, moved);
+    float const lo = __fsub_rn(moved, __fsub_rn(hi, a.mean_hi));
+    // delta^2 * na * nb / n, added to two sums of non-negative terms: no cancellation.
+    float const m2 = fmaf(a.count * delta, step, a.m2 + b.m2);
+    return {count, hi, lo, m2};
   }
 
+  /// Once per row and lane: no IEEE division (2 ulp on the variance is 1e-7 on rstd).
   __device__ stats finalize(partial p, index_t cols) const {
-    float const var = p.m2 / float(cols);
-    return {p.mean, rsqrtf(var + eps)};
+    float const var = __fdividef(p.m2, float(cols));
+    return {p.mean_hi, p.mean_lo, rsqrtf(var + eps)};
   }
 
   template <int N>
   __device__ void finish(float (&x)[N], stats const& s, index_t, index_t col0) const {
     ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j) x[j] = (x[j] - s.mean) * s.rstd;
+    for (int j = 0; j < N; ++j)
+      x[j] = ((x[j] - s.mean_hi) - s.mean_lo) * s.rstd;
     norm_detail::apply_affine(x, affine, col0);
   }
 
+  // ---- the register engines' two-phase protocol (see above) ----------------------------
+  //
+  // Off, the register engines merge the one-phase partials instead (engine::two_phase_op
+  // detects these members). Both are exact for constant rows and within the tests' bounds; the
+  // choice is speed, for the GPU to settle: two phases issue far fewer instructions per
+  // shuffle step, but ptxas (CUDA 13.0, sm_90) gave its warp_rows kernels 2-14 more registers
+  // and the 1024-thread, 32-value block_rows kernel a 24-byte spill (one phase: none).
+  static constexpr bool two_phase_in_registers = true;
+
+  struct deviations {
+    float sum;         // of x - hi
+    float sum_squares; // of (x - hi)^2
+  };
+
+  /// Every lane computes the same hi from the same total (butterfly sums are bitwise equal on
+  /// every lane, CUB's total is broadcast), so the deviations of all lanes share one origin.
+  static __device__ float pivot(float row_sum, index_t cols) {
+    return __fdividef(row_sum, float(cols));
+  }
+
+  template <int K>
+  __device__ float phase1(float const (&v)[K], int n) const requires two_phase_in_registers {
+    return norm_detail::interleaved_sum<K>([&](int i) { return n == K || i < n ? v[i] : 0.0f; });
+  }
+  __device__ float merge1(float a, float b) const requires two_phase_in_registers { return a + b; }
+
+  /// Rewrites v into x - hi, which finish2 starts from.
+  template <int K>
+  __device__ deviations phase2(float (&v)[K], int n, float row_sum,
+                               index_t cols) const requires two_phase_in_registers {
+    float const hi = pivot(row_sum, cols);
+    ROWFUSE_UNROLL
+    for (int i = 0; i < K; ++i)
+      v[i] -= hi;
+    return {norm_detail::interleaved_sum<K>([&](int i) { return n == K || i < n ? v[i] : 0.0f; }),
+            norm_detail::interleaved_sum<K>(
+                [&](int i) { return n == K || i < n ? v[i] * v[i] : 0.0f; })};
+  }
+  __device__ deviations merge2(deviations a, deviations b) const {
+    return {a.sum + b.sum, a.sum_squares + b.sum_squares};
+  }
+
+  /// Both divisions correctly rounded (once per row, so free): for a constant row, lo = delta
+  /// and sum_squares / cols = delta^2 exactly, and the fma cancels them to exactly 0, so rstd is
+  /// 1 / sqrt(eps) to the ulp. (A 2-ulp division left a variance of a few ulps of delta^2, which
+  /// for a row of 1e4 moved rstd by 1e-4 relative: measured on the H100.) The clamp of a
+  /// slightly negative variance keeps NaN: fmaxf would turn the NaN of a row holding NaN or an
+  /// infinity into 0 and report rstd = 1 / sqrt(eps) for it.
+  __device__ stats finalize2(float row_sum, deviations d, index_t cols) const {
+    float const n = float(cols);
+    float const lo = __fdiv_rn(d.sum, n);
+    float const var = fmaf(-lo, lo, __fdiv_rn(d.sum_squares, n));
+    return {pivot(row_sum, cols), lo, rsqrtf((var < 0.0f ? 0.0f : var) + eps)};
+  }
+
+  /// From phase 2's v, x - hi.
   template <int N>
-  bool aligned_for_pack() const {
+  __device__ void finish2(float (&x)[N], stats const& s, index_t, index_t col0) const {
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      x[j] = (x[j] - s.mean_lo) * s.rstd;
+    norm_detail::apply_affine(x, affine, col0);
+  }
+
+  template <int N> bool aligned_for_pack() const {
     return norm_detail::affine_allows_pack<N>(affine);
   }
 
   __device__ void save(index_t row, stats const& s) const {
-    if (saved.mean) saved.mean[row] = s.mean;
-    if (saved.rstd) saved.rstd[row] = s.rstd;
+    if (saved.mean)
+      saved.mean[row] = s.mean_hi + s.mean_lo;
+    if (saved.rstd)
+      saved.rstd[row] = s.rstd;
   }
 };
 
 /// rmsnorm: y = x * rstd [* gamma or * (1 + gamma)], rstd = 1 / sqrt(mean(x^2) + eps).
-template <class Affine>
-struct rmsnorm {
+///
+/// One fp32 sum of squares suffices: every term is non-negative, so no cancellation amplifies
+/// the rounding errors, and a sum of such terms is within d * 2^-24 relative of exact, d the
+/// longest chain of additions. Within a thread the sum runs in four interleaved parts; the
+/// register engines merge threads by pairs (d ~ log2(cols) < 20). The streaming engines add one
+/// pack at a time per thread (d ~ cols / (threads * pack) + log2(threads): ~500 for 10^6 fp32
+/// columns), which bounds the error by 3e-5 only for adversarial data: the roundings of a long
+/// sum mostly cancel. Emulating that order on the host over rows of 10^6 elements gave 1e-8 to
+/// 1e-7 relative on random, sorted and periodic rows, and 3.5e-6 on a row of one repeated value
+/// (the same rounding every time, the worst case we know); rstd carries half of it.
+template <class Affine> struct rmsnorm {
   static constexpr char const* name = "rf::rmsnorm";
   static constexpr bool local_in_place_available = false;
   Affine affine;
@@ -128,36 +282,33 @@ struct rmsnorm {
 
   __device__ partial identity() const { return {0.0f}; }
 
-  template <int K>
-  __device__ partial local(float const (&v)[K], int n) const {
-    float s = 0.0f;
-    ROWFUSE_UNROLL
-    for (int i = 0; i < K; ++i)
-      if (n == K || i < n) s += v[i] * v[i];
-    return {s};
+  template <int K> __device__ partial local(float const (&v)[K], int n) const {
+    return {norm_detail::interleaved_sum<K>(
+        [&](int i) { return n == K || i < n ? v[i] * v[i] : 0.0f; })};
   }
 
   __device__ partial merge(partial a, partial b) const { return {a.sum_squares + b.sum_squares}; }
 
   __device__ stats finalize(partial p, index_t cols) const {
-    return {rsqrtf(p.sum_squares / float(cols) + eps)};
+    return {rsqrtf(__fdividef(p.sum_squares, float(cols)) + eps)};
   }
 
   template <int N>
   __device__ void finish(float (&x)[N], stats const& s, index_t, index_t col0) const {
     ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j) x[j] *= s.rstd;
+    for (int j = 0; j < N; ++j)
+      x[j] *= s.rstd;
     norm_detail::apply_affine(x, affine, col0);
   }
 
-  template <int N>
-  bool aligned_for_pack() const {
+  template <int N> bool aligned_for_pack() const {
     return norm_detail::affine_allows_pack<N>(affine);
   }
 
   __device__ void save(index_t row, stats const& s) const {
-    if (saved_rstd) saved_rstd[row] = s.rstd;
+    if (saved_rstd)
+      saved_rstd[row] = s.rstd;
   }
 };
 
-}  // namespace rowfuse::op
+} // namespace rowfuse::op

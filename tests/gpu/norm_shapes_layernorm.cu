@@ -1,0 +1,42 @@
+// layernorm over the whole width grid: fp32/fp16/bf16 in and out, without affine, with gamma
+// and beta, with gamma alone, with zero-centred gamma (gamma and beta fp32, fp16 or bf16), dense
+// and with ld > cols and every view one element off its alignment; the automatic plan and every
+// engine that can run each width, forced; outputs, mean and rstd poisoned before every run and
+// every element checked against rf::reference::layernorm (tolerances: norm_support.cuh).
+#include "norm_support.cuh"
+
+namespace {
+
+namespace hana = boost::hana;
+using norm_test::check_all_widths;
+using norm_test::layernorm_op;
+
+auto const no_affine = [](auto const*, auto const*) { return rf::no_affine; };
+auto const gamma_beta = [](auto const* g, auto const* b) { return rf::affine(g, b); };
+auto const gamma_only = [](auto const* g, auto const*) { return rf::affine(g); };
+auto const zero_centered = [](auto const* g, auto const*) { return rf::zero_centered_gamma(g); };
+
+auto const all_variants = hana::make_tuple(no_affine, gamma_beta, gamma_only, zero_centered);
+auto const affine_variants = hana::make_tuple(gamma_beta, gamma_only, zero_centered);
+
+} // namespace
+
+TEST_CASE("layernorm fp32 -> fp32, fp32 gamma/beta, every width and engine") {
+  check_all_widths<layernorm_op, float, float, float, float>(all_variants, 41);
+}
+TEST_CASE("layernorm fp16 -> fp16, fp16 gamma/beta, every width and engine") {
+  check_all_widths<layernorm_op, __half, __half, __half, __half>(all_variants, 42);
+}
+TEST_CASE("layernorm bf16 -> bf16, bf16 gamma/beta, every width and engine") {
+  check_all_widths<layernorm_op, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16>(
+      all_variants, 43);
+}
+TEST_CASE("layernorm fp16 -> fp32, fp32 gamma/beta, every width and engine") {
+  check_all_widths<layernorm_op, __half, float, float, float>(affine_variants, 44);
+}
+TEST_CASE("layernorm bf16 -> fp16, fp32 gamma with bf16 beta, every width and engine") {
+  check_all_widths<layernorm_op, __nv_bfloat16, __half, float, __nv_bfloat16>(affine_variants, 45);
+}
+TEST_CASE("layernorm fp32 -> bf16, fp16 gamma/beta, every width and engine") {
+  check_all_widths<layernorm_op, float, __nv_bfloat16, __half, __half>(affine_variants, 46);
+}
