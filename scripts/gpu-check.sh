@@ -1,46 +1,38 @@
 #!/usr/bin/env bash
-# One call on the GPU machine: build, GPU tests, a benchmark sweep, and optionally ncu and SASS
-# for a few kernels. Logs go to $OUT (or ./logs). Usage:
-#   scripts/gpu-check.sh [--no-tests] [--ncu] [--bench "rowfuse-bench args"]
+# One call on the GPU machine: build everything (release preset), run every test, then the
+# benchmark sweep (bench/full-run.sh, peers optional). Logs and results go to $OUT (or ./logs).
+#   scripts/gpu-check.sh [--no-tests] [--no-bench] [--peers]
+# Environment: COLS, REPS, BUDGET_S as bench/full-run.sh takes them.
 set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=${OUT:-logs}
 mkdir -p "$out"
-tests=1 ncu=0 bench_args="--ops softmax,log_softmax,layernorm,rmsnorm,attention"
+tests=1 bench=1 peers=0
 while (($#)); do
   case $1 in
     --no-tests) tests=0 ;;
-    --ncu) ncu=1 ;;
-    --bench) bench_args=$2; shift ;;
+    --no-bench) bench=0 ;;
+    --peers) peers=1 ;;
   esac
   shift
 done
-build=/tmp/rowfuse-build
-nvidia-smi -L | tee "$out/device.txt"
-cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  >"$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
-start=$(date +%s)
-cmake --build $build -j "$(nproc)" -- -k 0 >"$out/build.log" 2>&1
-echo "build: exit $?, $(($(date +%s) - start)) s"
-grep -E "error|FAILED" "$out/build.log" | head -20
+log=$out/run.log
+nvidia-smi -L | tee "$log"
+SECONDS=0
+{ cmake --preset release -DROWFUSE_BENCH_FP32_PIPELINES=ON &&
+  timeout 330 cmake --build --preset release -j "$(nproc)" -- -k 0; } >"$out/build.txt" 2>&1
+echo "build: exit $?, ${SECONDS} s" | tee -a "$log"
+grep -E "error|FAILED" "$out/build.txt" | head -20 | tee -a "$log"
+grep -E "[1-9][0-9]* bytes spill" -B2 "$out/build.txt" | head -10 >>"$log"
+rm -f "$out/build.txt"
 if ((tests)); then
-  ctest --test-dir $build --output-on-failure -j 4 --timeout 500 >"$out/ctest.log" 2>&1
-  grep -E "tests passed|Failed|\*\*\*|Skipped" "$out/ctest.log" | head -30
+  timeout 200 ctest --preset release -j 4 --timeout 190 >"$out/ctest.txt" 2>&1
+  grep -E "tests passed|Failed|\*\*\*|Not Run|Timeout" "$out/ctest.txt" | head -30 | tee -a "$log"
+  grep -B5 -A25 -E "\*\*\*Failed|ERROR|mismatch" "$out/ctest.txt" | head -150 >>"$log"
+  rm -f "$out/ctest.txt"
+  echo "tests done, ${SECONDS} s" | tee -a "$log"
 fi
-if ((ncu)) && command -v ncu >/dev/null; then
-  for spec in "softmax fp16 2048" "layernorm fp16 2048" "softmax fp16 32" "softmax fp16 16384"; do
-    set -- $spec
-    ncu --clock-control none --kernel-name regex:'register_kernel|streaming_kernel' \
-      --launch-skip 3 --launch-count 1 \
-      --section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
-      $build/bench/rowfuse-bench --ops "$1" --dtype "$2" --cols "$3" --reps 1 \
-      >"$out/ncu-$1-$2-$3.txt" 2>&1
-    grep -E "DRAM Throughput|Memory Throughput|Duration|Achieved Occupancy|Registers Per|Stall|Grid Size|Block Size" \
-      "$out/ncu-$1-$2-$3.txt" | head -14 | sed "s/^/[$1 $2 $3] /"
-  done
-  cuobjdump -sass $build/bench/CMakeFiles/rowfuse-bench.dir/softmax_variants.cu.o 2>/dev/null |
-    grep -oE "(LDG|STG|LDS|STS)\.E?[.A-Z0-9]*" | sort | uniq -c >"$out/sass-memops.txt"
-  cat "$out/sass-memops.txt"
+if ((bench)); then
+  ((peers)) || export NO_PEERS=1
+  OUT=$out/full bash bench/full-run.sh 2>&1 | tail -60 | tee -a "$log"
 fi
-# shellcheck disable=SC2086
-timeout 400 $build/bench/rowfuse-bench $bench_args | tee "$out/bench.csv" |
-  awk -F, 'NR > 1 { printf "%-12s %-5s %7s %6.3f\n", $2, $3, $5, $9 }'

@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Time PyTorch eager and torch.compile on rowfuse-bench's shapes and pipelines.
+
+Writes rowfuse-bench's CSV schema with impl = eager or compile, so that the two CSVs merge
+(bench/plot.py, bench/summarize.py). Method as rowfuse-bench and ../shared/anchors: 2^27
+elements a case, uniform inputs in [-4, 4), triton.testing.do_bench (L2 flushed between
+launches, median), counted bytes = each full-size input read once + each output written once,
+and a device-to-device copy of the same bytes timed in the same run for ratio_to_copy.
+
+torch.compile compiles every shape anew (dynamic=False), a few seconds each. To keep a sweep
+short, compile ahead in parallel processes that share Inductor's and Triton's caches:
+
+    python3 bench/peers.py --warm-only --shard 0/8 ... &   (x8, then wait)
+    python3 bench/peers.py ...                              (times, compiling from the cache)
+
+bench/full-run.sh does exactly that.
+"""
+
+import argparse
+import csv
+import ctypes
+import subprocess
+import sys
+import time
+
+OPS = ["softmax", "log_softmax", "layernorm", "rmsnorm",
+       "attention", "residual", "residual_tee", "layernorm_fp8"]
+DTYPES = ["fp32", "fp16", "bf16"]
+FIELDS = ["device", "sms", "mem_clock_mhz", "driver", "op", "impl", "dtype", "rows", "cols",
+          "bytes", "ms", "GBps", "copy_GBps", "ratio_to_copy", "reps", "check", "check_err"]
+
+# The same constants as bench/harness.hpp.
+ATTENTION_SCALE = 0.125
+DROPOUT_P = 0.1
+LAYERNORM_EPS = 1e-5
+RMSNORM_EPS = 1e-6
+FP8_SCALE = 64.0
+FP8_MAX = 448.0
+
+
+def parse_count(text):
+    text = text.strip()
+    if "^" in text:
+        base, exponent = text.split("^", 1)
+        return parse_count(base) ** parse_count(exponent)
+    multiplier = 1
+    if text.endswith(("k", "K")):
+        multiplier, text = 1024, text[:-1]
+    elif text.endswith("M"):
+        multiplier, text = 1 << 20, text[:-1]
+    return int(text) * multiplier
+
+
+def parse_cols(spec):
+    """'32:1024,3000' -> every power of two from 32 to 1024, and 3000 (as rowfuse-bench)."""
+    cols = set()
+    for item in filter(None, spec.split(",")):
+        if ":" in item:
+            lo, hi = (parse_count(v) for v in item.split(":", 1))
+            p = 1
+            while p <= hi:
+                if p >= lo:
+                    cols.add(p)
+                p *= 2
+        else:
+            cols.add(parse_count(item))
+    return sorted(cols)
+
+
+def split_list(text, allowed, what):
+    items = [v for v in text.split(",") if v]
+    for v in items:
+        if v not in allowed:
+            sys.exit(f"peers.py: unknown {what} '{v}' (one of {', '.join(allowed)})")
+    return items
+
+
+def device_fields(torch):
+    """device, sms, mem_clock_mhz, driver as rowfuse-bench writes them."""
+    props = torch.cuda.get_device_properties(0)
+    clock = int(getattr(props, "memory_clock_rate", 0)) // 1000  # kHz, where PyTorch has it
+    module = ""
+    try:
+        with open("/proc/driver/nvidia/version") as f:
+            for word in f.readline().split():
+                if word[:1].isdigit() and "." in word:
+                    module = word
+                    break
+    except OSError:
+        pass
+    if not clock:
+        try:
+            out = subprocess.run(["nvidia-smi", "--query-gpu=clocks.max.memory",
+                                  "--format=csv,noheader,nounits", "-i", "0"],
+                                 capture_output=True, text=True, timeout=20).stdout
+            clock = int(out.split()[0])
+        except (OSError, ValueError, IndexError, subprocess.SubprocessError):
+            clock = 0
+    cuda = ""
+    try:
+        version = ctypes.c_int()
+        if ctypes.CDLL("libcuda.so.1").cuDriverGetVersion(ctypes.byref(version)) == 0:
+            cuda = f"CUDA {version.value // 1000}.{version.value % 1000 // 10}"
+    except OSError:
+        pass
+    driver = f"{module} ({cuda})" if module and cuda else (module or cuda)
+    return {"device": props.name, "sms": props.multi_processor_count,
+            "mem_clock_mhz": clock, "driver": driver}
+
+
+def pipelines(torch):
+    """What a PyTorch user writes for each op: plain functions of tensors, used eagerly and
+    through torch.compile alike."""
+    F = torch.nn.functional
+
+    def softmax(x):
+        return torch.softmax(x, dim=-1)
+
+    def log_softmax(x):
+        return torch.log_softmax(x, dim=-1)
+
+    def layernorm(x, gamma, beta):
+        return F.layer_norm(x, x.shape[-1:], gamma, beta, LAYERNORM_EPS)
+
+    def rmsnorm(x, gamma):
+        return F.rms_norm(x, x.shape[-1:], gamma, RMSNORM_EPS)
+
+    def attention(scores, causal):
+        # scores [heads, q, k]; causal [q, k], True above the diagonal: a registered buffer.
+        s = (scores * ATTENTION_SCALE).masked_fill(causal, float("-inf"))
+        return F.dropout(torch.softmax(s, dim=-1), DROPOUT_P, training=True)
+
+    def residual(x, bias, res, gamma, beta):
+        h = F.dropout(x + bias, DROPOUT_P, training=True) + res
+        return F.layer_norm(h, h.shape[-1:], gamma, beta, LAYERNORM_EPS)
+
+    def residual_tee(x, bias, res, gamma, beta):
+        h = F.dropout(x + bias, DROPOUT_P, training=True) + res
+        return F.layer_norm(h, h.shape[-1:], gamma, beta, LAYERNORM_EPS), h
+
+    def layernorm_fp8(x, gamma, beta):
+        # Delayed scaling: the scale is known beforehand, amax is recorded for the next step.
+        y = F.layer_norm(x, x.shape[-1:], gamma, beta, LAYERNORM_EPS)
+        amax = y.abs().amax().float()
+        y8 = (y * FP8_SCALE).clamp(-FP8_MAX, FP8_MAX).to(torch.float8_e4m3fn)
+        return y8, amax
+
+    return {"softmax": softmax, "log_softmax": log_softmax, "layernorm": layernorm,
+            "rmsnorm": rmsnorm, "attention": attention, "residual": residual,
+            "residual_tee": residual_tee, "layernorm_fp8": layernorm_fp8}
+
+
+def make_case(torch, op, dtype, rows, cols):
+    """Arguments for op and its counted bytes, or None where the shape does not apply."""
+    dev = "cuda"
+    size = {"fp32": 4, "fp16": 2, "bf16": 2}[dtype]
+    dt = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[dtype]
+
+    def full():
+        return torch.empty(rows, cols, device=dev, dtype=dt).uniform_(-4, 4)
+
+    def vector(lo, hi):
+        return torch.empty(cols, device=dev, dtype=dt).uniform_(lo, hi)
+
+    n = rows * cols
+    if op in ("softmax", "log_softmax"):
+        return (full(),), 2 * size * n
+    if op == "layernorm":
+        return (full(), vector(0.5, 1.5), vector(-0.5, 0.5)), 2 * size * n
+    if op == "rmsnorm":
+        return (full(), vector(0.5, 1.5)), 2 * size * n
+    if op == "attention":
+        q = min(rows, cols)  # q_len = cols; fewer rows than that are the first rows of one head
+        if rows % q:
+            return None
+        causal = torch.ones(q, cols, device=dev, dtype=torch.bool).triu(1)
+        return (full().view(rows // q, q, cols), causal), 2 * size * n
+    if op in ("residual", "residual_tee"):
+        args = (full(), vector(-0.5, 0.5), full(), vector(0.5, 1.5), vector(-0.5, 0.5))
+        return args, (4 if op == "residual_tee" else 3) * size * n
+    if op == "layernorm_fp8":
+        return (full(), vector(0.5, 1.5), vector(-0.5, 0.5)), (size + 1) * n
+    raise ValueError(op)
+
+
+def bench_ms(triton, fn, warmup_ms, rep_ms):
+    try:
+        return triton.testing.do_bench(fn, warmup=warmup_ms, rep=rep_ms, return_mode="median")
+    except TypeError:  # an older Triton without return_mode
+        return triton.testing.do_bench(fn, warmup=warmup_ms, rep=rep_ms, quantiles=[0.5])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--op", default=",".join(OPS), help="ops and pipelines (default: all)")
+    ap.add_argument("--dtype", default=",".join(DTYPES), help="fp32,fp16,bf16 (default: all)")
+    ap.add_argument("--compile-dtype", default=None,
+                    help="types for torch.compile (default: as --dtype); compiling is slow")
+    ap.add_argument("--cols", default="32:32768", help="widths as rowfuse-bench --cols")
+    ap.add_argument("--elems", default="2^27", help="elements a case (rows = elems / cols)")
+    ap.add_argument("--impl", default="eager,compile", help="eager,compile (default: both)")
+    ap.add_argument("--out", default="-", help="CSV file (default: stdout)")
+    ap.add_argument("--warmup-ms", type=float, default=10.0)
+    ap.add_argument("--rep-ms", type=float, default=40.0)
+    ap.add_argument("--time-budget", type=float, default=0.0,
+                    help="seconds; start no case after this (0: no limit)")
+    ap.add_argument("--warm-only", action="store_true",
+                    help="compile (and autotune) the torch.compile cases, time nothing")
+    ap.add_argument("--shard", default="0/1", help="i/n: this process's share of the cases")
+    args = ap.parse_args()
+
+    start = time.monotonic()
+    ops = split_list(args.op, OPS, "op")
+    dtypes = split_list(args.dtype, DTYPES, "dtype")
+    compile_dtypes = (split_list(args.compile_dtype, DTYPES, "dtype")
+                      if args.compile_dtype is not None else dtypes)
+    impls = split_list(args.impl, ["eager", "compile"], "impl")
+    # Bad arguments get a usage line, not a traceback (argparse's own error path).
+    try:
+        cols_list = parse_cols(args.cols)
+        elems = parse_count(args.elems)
+    except ValueError:
+        ap.error(f"cannot read --cols {args.cols!r} or --elems {args.elems!r}")
+    try:
+        shard, shards = (int(v) for v in args.shard.split("/"))
+        if not 0 <= shard < shards:
+            raise ValueError
+    except ValueError:
+        ap.error(f"--shard wants i/n with 0 <= i < n, not {args.shard!r}")
+
+    # Imported only now, so that --help and argument errors work on a machine without them.
+    try:
+        import torch
+    except ImportError:
+        print("peers.py: PyTorch is not installed here (pip install torch); no peer rows",
+              file=sys.stderr)
+        return 2
+    if not torch.cuda.is_available():
+        print("peers.py: no CUDA GPU found; PyTorch peers need one", file=sys.stderr)
+        return 2
+    try:
+        import triton  # noqa: E402  (comes with PyTorch's CUDA build; times the launches)
+        import triton.testing  # noqa: F401
+    except ImportError:
+        print("peers.py: Triton is not installed here (it comes with PyTorch's CUDA build); "
+              "no peer rows", file=sys.stderr)
+        return 2
+
+    # Every width and type is a recompile of the same function (dynamic=False); past Dynamo's
+    # default limit of 8 it would quietly fall back to eager.
+    for name in ("recompile_limit", "cache_size_limit",
+                 "accumulated_recompile_limit", "accumulated_cache_size_limit"):
+        if hasattr(torch._dynamo.config, name):
+            setattr(torch._dynamo.config, name, 100000)
+
+    fns = pipelines(torch)
+    compiled = {}
+    device = device_fields(torch)
+
+    cases = []
+    for op in ops:
+        for dtype in dtypes:
+            for cols in cols_list:
+                rows = elems // cols
+                if rows < 1:
+                    continue
+                want = [i for i in impls if i == "eager" or dtype in compile_dtypes]
+                if args.warm_only:
+                    want = [i for i in want if i == "compile"]
+                if want:
+                    cases.append((op, dtype, rows, cols, want))
+    cases = cases[shard::shards]
+
+    out = sys.stdout if args.out == "-" else open(args.out, "w", newline="")
+    writer = csv.DictWriter(out, FIELDS)
+    if not args.warm_only:
+        writer.writeheader()
+    tty = sys.stderr.isatty()
+    stopped = 0
+    torch.manual_seed(0)
+    with torch.no_grad():
+        for index, (op, dtype, rows, cols, want) in enumerate(cases):
+            if args.time_budget and time.monotonic() - start > args.time_budget:
+                stopped = len(cases) - index
+                break
+            made = make_case(torch, op, dtype, rows, cols)
+            if made is None:
+                continue
+            inputs, counted = made
+            copy_gbps = None
+            for impl in want:
+                if impl == "eager":
+                    fn = fns[op]
+                else:
+                    # dynamic=False: one specialised graph per shape, as the anchors measured.
+                    if op not in compiled:
+                        compiled[op] = torch.compile(fns[op], dynamic=False)
+                    fn = compiled[op]
+                label = f"{op} {dtype} {cols} {impl}"
+                try:
+                    fn(*inputs)  # compiles (and autotunes) on first call for this shape
+                    torch.cuda.synchronize()
+                    if args.warm_only:
+                        print(f"peers.py: warmed {label}", file=sys.stderr, flush=True)
+                        continue
+                    ms = bench_ms(triton, lambda: fn(*inputs), args.warmup_ms, args.rep_ms)
+                except Exception as e:  # a peer failing on a shape is a result, not a crash
+                    print(f"peers.py: {label}: {type(e).__name__}: {e}", file=sys.stderr)
+                    continue
+                if copy_gbps is None:
+                    src = torch.empty(counted // 2, device="cuda", dtype=torch.uint8)
+                    dst = torch.empty_like(src)
+                    copy_ms = bench_ms(triton, lambda: dst.copy_(src), args.warmup_ms, args.rep_ms)
+                    copy_gbps = counted / copy_ms / 1e6
+                    del src, dst
+                gbps = counted / ms / 1e6
+                writer.writerow({**device, "op": op, "impl": impl, "dtype": dtype, "rows": rows,
+                                 "cols": cols, "bytes": counted, "ms": f"{ms:.5f}",
+                                 "GBps": f"{gbps:.1f}", "copy_GBps": f"{copy_gbps:.1f}",
+                                 "ratio_to_copy": f"{gbps / copy_gbps:.4f}", "reps": "",
+                                 "check": "", "check_err": ""})
+                out.flush()
+                line = (f"peers.py: [{index + 1}/{len(cases)}] {label}: {gbps:.0f} GB/s, "
+                        f"{gbps / copy_gbps:.2f} of copy, {time.monotonic() - start:.0f} s")
+                print(("\r" + line + "\x1b[K") if tty else line, file=sys.stderr,
+                      end="" if tty else "\n", flush=True)
+            del inputs
+            if index % 16 == 15:
+                torch.cuda.empty_cache()
+    if tty:
+        print(file=sys.stderr)
+    if stopped:
+        print(f"peers.py: time budget spent; {stopped} case(s) not run", file=sys.stderr)
+    if out is not sys.stdout:
+        out.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,363 @@
+// Definitions of the unfused steps of unfused.hpp. CMake compiles this once per element type
+// (unfused_<type>.cu in the build tree ends in BENCH_INSTANTIATE_UNFUSED(type)), so the CUB and
+// Thrust instantiations are built in parallel and only once.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/transform.h>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+
+#include "dropout.hpp"
+#include "unfused.hpp"
+
+namespace bench::unfused {
+
+namespace kit {
+
+inline void check(cudaError_t status, char const* what) {
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("unfused ") + what + ": " + cudaGetErrorString(status));
+}
+
+/// No synchronisation after each algorithm: the steps queue back to back on the stream, as in
+/// a framework. (thrust::cuda::par waits for every algorithm to finish.)
+inline auto on(cudaStream_t stream) {
+  return thrust::cuda::par_nosync.on(stream);
+}
+
+template <class T> __host__ __device__ __forceinline__ float widen(T v) {
+  return static_cast<float>(v);
+}
+template <class T> __host__ __device__ __forceinline__ T narrow(float v) {
+  if constexpr (std::is_same_v<T, __half>)
+    return __float2half_rn(v);
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return __float2bfloat16_rn(v);
+  else
+    return v;
+}
+
+/// The row of linear index i. Below 2^32 elements the 32-bit division is several times cheaper
+/// than the 64-bit one, which would otherwise make the element-wise kernels compute-bound.
+__host__ __device__ __forceinline__ long row_of(long i, long cols) {
+  if ((static_cast<unsigned long>(i) | static_cast<unsigned long>(cols)) >> 32 == 0)
+    return long(unsigned(i) / unsigned(cols));
+  return i / cols;
+}
+
+struct row_start {
+  long cols;
+  __host__ __device__ long operator()(long row) const { return row * cols; }
+};
+inline auto row_starts(long cols) {
+  return thrust::make_transform_iterator(thrust::make_counting_iterator(0L), row_start{cols});
+}
+
+template <class T> struct to_float {
+  __host__ __device__ float operator()(T v) const { return widen(v); }
+};
+template <class T> struct square {
+  __host__ __device__ float operator()(T v) const {
+    float const f = widen(v);
+    return f * f;
+  }
+};
+template <class T> struct magnitude {
+  __host__ __device__ float operator()(T v) const { return fabsf(widen(v)); }
+};
+template <class T> struct centered_square {
+  T const* x;
+  float const* row_sum;
+  long cols;
+  __host__ __device__ float operator()(long i) const {
+    float const d = widen(x[i]) - row_sum[row_of(i, cols)] / float(cols);
+    return d * d;
+  }
+};
+
+/// CUB's two-call protocol: ask for the temporary storage, then run with it.
+template <class Call> void with_temp_storage(scratch& s, char const* what, Call call) {
+  std::size_t bytes = 0;
+  check(call(nullptr, bytes), what);
+  check(call(s.at_least(bytes), bytes), what);
+}
+
+template <class Input>
+void segmented_sum(Input in, float* out, long rows, long cols, scratch& s, cudaStream_t stream,
+                   char const* what) {
+  with_temp_storage(s, what, [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceSegmentedReduce::Sum(temp, bytes, in, out, rows, row_starts(cols),
+                                           row_starts(cols) + 1, stream);
+  });
+}
+
+} // namespace kit
+
+template <class T>
+void row_max(T const* x, float* out, long rows, long cols, scratch& s, cudaStream_t stream) {
+  auto const in = thrust::make_transform_iterator(x, kit::to_float<T>{});
+  kit::with_temp_storage(s, "row max", [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceSegmentedReduce::Max(temp, bytes, in, out, rows, kit::row_starts(cols),
+                                           kit::row_starts(cols) + 1, stream);
+  });
+}
+
+template <class T>
+void row_sum(T const* x, float* out, long rows, long cols, scratch& s, cudaStream_t stream) {
+  kit::segmented_sum(thrust::make_transform_iterator(x, kit::to_float<T>{}), out, rows, cols, s,
+                     stream, "row sum");
+}
+
+template <class T>
+void row_sum_squares(T const* x, float* out, long rows, long cols, scratch& s,
+                     cudaStream_t stream) {
+  kit::segmented_sum(thrust::make_transform_iterator(x, kit::square<T>{}), out, rows, cols, s,
+                     stream, "row sum of squares");
+}
+
+template <class T>
+void row_sum_centered_squares(T const* x, float const* row_sum, float* out, long rows, long cols,
+                              scratch& s, cudaStream_t stream) {
+  auto const in = thrust::make_transform_iterator(thrust::make_counting_iterator(0L),
+                                                  kit::centered_square<T>{x, row_sum, cols});
+  kit::segmented_sum(in, out, rows, cols, s, stream, "row sum of centred squares");
+}
+
+template <class T> void abs_max(T const* x, long n, float* out, scratch& s, cudaStream_t stream) {
+  auto const in = thrust::make_transform_iterator(x, kit::magnitude<T>{});
+  kit::with_temp_storage(s, "amax", [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceReduce::Max(temp, bytes, in, out, n, stream);
+  });
+}
+
+namespace kit {
+
+template <class T> struct scale_by {
+  float factor;
+  __host__ __device__ T operator()(T v) const { return narrow<T>(widen(v) * factor); }
+};
+template <class T> struct causal {
+  long cols, q_len;
+  __host__ __device__ T operator()(T v, long i) const {
+    long const row = row_of(i, cols);
+    return i - row * cols > row % q_len ? narrow<T>(-INFINITY) : v;
+  }
+};
+template <class T> struct exp_minus {
+  float const* row_max;
+  long cols;
+  __host__ __device__ T operator()(T v, long i) const {
+    return narrow<T>(expf(widen(v) - row_max[row_of(i, cols)]));
+  }
+};
+template <class T> struct divide {
+  float const* row_sum;
+  long cols;
+  __host__ __device__ T operator()(T v, long i) const {
+    return narrow<T>(widen(v) / row_sum[row_of(i, cols)]);
+  }
+};
+template <class T> struct log_softmax_of {
+  float const* row_max;
+  float const* row_sum;
+  long cols;
+  __host__ __device__ T operator()(T v, long i) const {
+    long const r = row_of(i, cols);
+    return narrow<T>(widen(v) - row_max[r] - logf(row_sum[r]));
+  }
+};
+template <class T> struct normalize {
+  float const* row_sum;
+  float const* row_m2;
+  T const* gamma;
+  T const* beta;
+  float eps;
+  long cols;
+  __host__ __device__ T operator()(T v, long i) const {
+    long const r = row_of(i, cols);
+    long const c = i - r * cols;
+    float const mean = row_sum[r] / float(cols);
+    float const rstd = rsqrtf(row_m2[r] / float(cols) + eps);
+    return narrow<T>((widen(v) - mean) * rstd * widen(gamma[c]) + widen(beta[c]));
+  }
+};
+template <class T> struct rms_normalize {
+  float const* row_sum_squares;
+  T const* gamma;
+  float eps;
+  long cols;
+  __host__ __device__ T operator()(T v, long i) const {
+    long const r = row_of(i, cols);
+    float const rstd = rsqrtf(row_sum_squares[r] / float(cols) + eps);
+    return narrow<T>(widen(v) * rstd * widen(gamma[i - r * cols]));
+  }
+};
+template <class T> struct plus_bias {
+  T const* bias;
+  long cols;
+  __host__ __device__ T operator()(T v, long i) const {
+    return narrow<T>(widen(v) + widen(bias[i - row_of(i, cols) * cols]));
+  }
+};
+template <class T> struct plus {
+  __host__ __device__ T operator()(T a, T b) const { return narrow<T>(widen(a) + widen(b)); }
+};
+template <class T> struct to_fp8 {
+  float scale;
+  // The conversion constructor rounds to nearest and saturates to +-448.
+  __host__ __device__ __nv_fp8_e4m3 operator()(T v) const {
+    return __nv_fp8_e4m3(widen(v) * scale);
+  }
+};
+
+/// Dropout over packs of 8 consecutive elements of a row, so that rowfuse's node can draw one
+/// Philox result for several elements, as a hand-written dropout kernel would (one call per
+/// element would make this step compute-bound and the baseline slower than it need be).
+template <class T> struct dropout_packs {
+  static constexpr int N = 8;
+  struct alignas(16) pack {
+    T v[N];
+  };
+  T const* x;
+  T* y;
+  long cols;
+  long packs_per_row;
+  bool vector_io; // cols % N == 0 and 16-byte aligned pointers
+  rowfuse::dropout_node node;
+
+  __device__ void operator()(long p) const {
+    long const row = row_of(p, packs_per_row);
+    long const col0 = (p - row * packs_per_row) * N;
+    long const first = row * cols + col0;
+    if (vector_io) {
+      pack const in = *reinterpret_cast<pack const*>(x + first);
+      float v[N];
+#pragma unroll
+      for (int j = 0; j < N; ++j)
+        v[j] = widen(in.v[j]);
+      apply_dropout<N>(node, v, row, col0, cols);
+      pack out;
+#pragma unroll
+      for (int j = 0; j < N; ++j)
+        out.v[j] = narrow<T>(v[j]);
+      *reinterpret_cast<pack*>(y + first) = out;
+      return;
+    }
+    for (long c = col0; c < cols && c < col0 + N; ++c) {
+      float v[1] = {widen(x[row * cols + c])};
+      apply_dropout<1>(node, v, row, c, cols);
+      y[row * cols + c] = narrow<T>(v[0]);
+    }
+  }
+};
+
+} // namespace kit
+
+template <class T> void scale(T const* x, T* y, long n, float factor, cudaStream_t stream) {
+  thrust::transform(kit::on(stream), x, x + n, y, kit::scale_by<T>{factor});
+}
+
+template <class T>
+void causal_mask(T const* x, T* y, long rows, long cols, long q_len, cudaStream_t stream) {
+  thrust::transform(kit::on(stream), x, x + rows * cols, thrust::make_counting_iterator(0L), y,
+                    kit::causal<T>{cols, q_len});
+}
+
+template <class T>
+void exp_minus_row(T const* x, float const* row_max, T* y, long rows, long cols,
+                   cudaStream_t stream) {
+  thrust::transform(kit::on(stream), x, x + rows * cols, thrust::make_counting_iterator(0L), y,
+                    kit::exp_minus<T>{row_max, cols});
+}
+
+template <class T>
+void divide_by_row(T const* x, float const* row_sum, T* y, long rows, long cols,
+                   cudaStream_t stream) {
+  thrust::transform(kit::on(stream), x, x + rows * cols, thrust::make_counting_iterator(0L), y,
+                    kit::divide<T>{row_sum, cols});
+}
+
+template <class T>
+void log_softmax_finish(T const* x, float const* row_max, float const* row_sum, T* y, long rows,
+                        long cols, cudaStream_t stream) {
+  thrust::transform(kit::on(stream), x, x + rows * cols, thrust::make_counting_iterator(0L), y,
+                    kit::log_softmax_of<T>{row_max, row_sum, cols});
+}
+
+template <class T>
+void layernorm_finish(T const* x, float const* row_sum, float const* row_m2, T const* gamma,
+                      T const* beta, float eps, T* y, long rows, long cols, cudaStream_t stream) {
+  thrust::transform(kit::on(stream), x, x + rows * cols, thrust::make_counting_iterator(0L), y,
+                    kit::normalize<T>{row_sum, row_m2, gamma, beta, eps, cols});
+}
+
+template <class T>
+void rmsnorm_finish(T const* x, float const* row_sum_squares, T const* gamma, float eps, T* y,
+                    long rows, long cols, cudaStream_t stream) {
+  thrust::transform(kit::on(stream), x, x + rows * cols, thrust::make_counting_iterator(0L), y,
+                    kit::rms_normalize<T>{row_sum_squares, gamma, eps, cols});
+}
+
+template <class T>
+void add_bias(T const* x, T const* bias, T* y, long rows, long cols, cudaStream_t stream) {
+  thrust::transform(kit::on(stream), x, x + rows * cols, thrust::make_counting_iterator(0L), y,
+                    kit::plus_bias<T>{bias, cols});
+}
+
+template <class T> void add(T const* a, T const* b, T* y, long n, cudaStream_t stream) {
+  thrust::transform(kit::on(stream), a, a + n, b, y, kit::plus<T>{});
+}
+
+template <class T> void dropout(T const* x, T* y, long rows, long cols, cudaStream_t stream) {
+  using body = kit::dropout_packs<T>;
+  long const packs_per_row = (cols + body::N - 1) / body::N;
+  bool const aligned = cols % body::N == 0 && reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
+                       reinterpret_cast<std::uintptr_t>(y) % 16 == 0;
+  thrust::for_each_n(kit::on(stream), thrust::make_counting_iterator(0L), rows * packs_per_row,
+                     body{x, y, cols, packs_per_row, aligned, bound_dropout(rows, cols)});
+}
+
+template <class T>
+void cast_fp8(T const* x, __nv_fp8_e4m3* y, long n, float scale, cudaStream_t stream) {
+  thrust::transform(kit::on(stream), x, x + n, y, kit::to_fp8<T>{scale});
+}
+
+} // namespace bench::unfused
+
+/// Every step of unfused.hpp for element type T, in the translation unit that expands it.
+#define BENCH_INSTANTIATE_UNFUSED(T)                                                               \
+  namespace bench::unfused {                                                                       \
+  template void row_max<T>(T const*, float*, long, long, scratch&, cudaStream_t);                  \
+  template void row_sum<T>(T const*, float*, long, long, scratch&, cudaStream_t);                  \
+  template void row_sum_squares<T>(T const*, float*, long, long, scratch&, cudaStream_t);          \
+  template void row_sum_centered_squares<T>(T const*, float const*, float*, long, long, scratch&,  \
+                                            cudaStream_t);                                         \
+  template void abs_max<T>(T const*, long, float*, scratch&, cudaStream_t);                        \
+  template void scale<T>(T const*, T*, long, float, cudaStream_t);                                 \
+  template void causal_mask<T>(T const*, T*, long, long, long, cudaStream_t);                      \
+  template void exp_minus_row<T>(T const*, float const*, T*, long, long, cudaStream_t);            \
+  template void divide_by_row<T>(T const*, float const*, T*, long, long, cudaStream_t);            \
+  template void log_softmax_finish<T>(T const*, float const*, float const*, T*, long, long,        \
+                                      cudaStream_t);                                               \
+  template void layernorm_finish<T>(T const*, float const*, float const*, T const*, T const*,      \
+                                    float, T*, long, long, cudaStream_t);                          \
+  template void rmsnorm_finish<T>(T const*, float const*, T const*, float, T*, long, long,         \
+                                  cudaStream_t);                                                   \
+  template void add_bias<T>(T const*, T const*, T*, long, long, cudaStream_t);                     \
+  template void add<T>(T const*, T const*, T*, long, cudaStream_t);                                \
+  template void dropout<T>(T const*, T*, long, long, cudaStream_t);                                \
+  template void cast_fp8<T>(T const*, __nv_fp8_e4m3*, long, float, cudaStream_t);                  \
+  }
