@@ -30,6 +30,7 @@ std::ostream& operator<<(std::ostream& out, plan const& p) {
     out << ", " << p.packs << " packs/thread";
   out << ", " << p.group << " threads/row, block " << p.block_threads << ", grid " << p.grid;
   if (p.engine == engine_kind::block_cluster) out << ", cluster " << p.cluster_blocks;
+  if (p.staged) out << ", staged";
   if (p.dynamic_smem) out << ", " << p.dynamic_smem << " B shared";
   return out << ", device " << p.device;
 }
@@ -68,11 +69,12 @@ bool try_warp_rows(plan& p, index_t packs_in_row) {
 
 bool try_block_rows(plan& p, index_t packs_in_row) {
   for (auto const& shape : tuning::block_rows_shapes) {
-    if (shape[1] * p.pack > tuning::block_rows_max_values) continue;
-    if (packs_in_row <= index_t(shape[0]) * shape[1]) {
+    if (shape.packs * p.pack > tuning::block_rows_max_values) continue;
+    if (packs_in_row <= index_t(shape.threads) * shape.packs) {
       p.engine = engine_kind::block_rows;
-      p.block_threads = p.group = shape[0];
-      p.packs = shape[1];
+      p.block_threads = p.group = shape.threads;
+      p.packs = shape.packs;
+      p.staged = shape.staged;
       return true;
     }
   }

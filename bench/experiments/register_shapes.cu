@@ -46,19 +46,21 @@ double time_ms(F f) {
   return ms[ms.size() / 2];
 }
 
-__half *x, *y;
+void *x, *y;
 constexpr index_t elems = index_t(1) << 27;
-double copy_ms;
+double copy_ms[2];  // fp16, fp32
 
-template <int N, int P, int B, bool WB, class Op>
+template <class T, int N, int P, int B, bool WB, bool Staged, class Op>
 void run(char const* opname, Op op, index_t cols) {
-  using C = rf::engine::register_config<N, P, B, WB>;
+  using C = rf::engine::register_config<N, P, B, WB, Staged>;
   index_t const rows = elems / cols;
-  auto load = rf::bind(rf::load(static_cast<__half const*>(x), rows, cols), "x");
-  auto store = rf::bind(rf::store(y), "y", rows, cols);
+  auto load = rf::bind(rf::load(static_cast<T const*>(x), rows, cols), "x");
+  auto store = rf::bind(rf::store(static_cast<T*>(y)), "y", rows, cols);
   auto kernel = rf::engine::register_kernel<C, Op, decltype(load), decltype(store)>;
+  int const smem = C::template staging_bytes<T>;
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024);
   int blocks = 0;
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, B, 0);
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, B, smem);
   cudaFuncAttributes attr;
   cudaFuncGetAttributes(&attr, kernel);
   int group = WB ? B : 1;
@@ -68,37 +70,48 @@ void run(char const* opname, Op op, index_t cols) {
   while ((1 << glog) < group) ++glog;
   index_t tile = index_t(B / group);
   index_t tiles = (rows + tile - 1) / tile;
-  for (int waves : {1}) {
-    index_t grid = std::min<index_t>(tiles, index_t(blocks) * 132 * waves);
-    double ms = time_ms([&] { kernel<<<unsigned(grid), B>>>(op, load, store, rows, cols, glog); });
-    cudaError_t err = cudaGetLastError();
-    std::printf("%-11s cols %6ld N%d P%d B%4d %s regs %3d occ %2d waves %d: %.4f ms  ratio %.3f %s\n",
-                opname, long(cols), N, P, B, WB ? "block" : "warp ", attr.numRegs, blocks, waves, ms,
-                copy_ms / ms, err ? cudaGetErrorString(err) : "");
-  }
+  index_t grid = std::min<index_t>(tiles, index_t(blocks) * 132);
+  double ms = time_ms([&] { kernel<<<unsigned(grid), B, smem>>>(op, load, store, rows, cols, glog); });
+  cudaError_t err = cudaGetLastError();
+  std::printf("%-11s %s cols %6ld N%d P%d B%4d %s %s regs %3d occ %2d: %.4f ms  ratio %.3f %s\n",
+              opname, sizeof(T) == 2 ? "fp16" : "fp32", long(cols), N, P, B, WB ? "block" : "warp ",
+              Staged ? "staged" : "direct", attr.numRegs, blocks, ms,
+              copy_ms[sizeof(T) == 4] / ms, err ? cudaGetErrorString(err) : "");
 }
 
-template <int N, int P, int B, bool WB>
+template <class T, int P, int B, bool WB>
 void both(index_t cols) {
-  run<N, P, B, WB>("passthrough", passthrough{}, cols);
-  run<N, P, B, WB>("softmax", rf::op::softmax<false, false>{}, cols);
+  constexpr int N = 16 / sizeof(T);
+  run<T, N, P, B, WB, false>("passthrough", passthrough{}, cols);
+  run<T, N, P, B, WB, true>("passthrough", passthrough{}, cols);
+  run<T, N, P, B, WB, false>("softmax", rf::op::softmax<false, false>{}, cols);
+  run<T, N, P, B, WB, true>("softmax", rf::op::softmax<false, false>{}, cols);
 }
 
 int main() {
   cudaMalloc(&flush, 256u << 20);
-  cudaMalloc(&x, elems * 2);
-  cudaMalloc(&y, elems * 2);
-  cudaMemset(x, 0x3c, elems * 2);
+  cudaMalloc(&x, elems * 4);
+  cudaMalloc(&y, elems * 4);
+  cudaMemset(x, 0x3c, elems * 4);
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
-  copy_ms = time_ms([] { cudaMemcpyAsync(y, x, elems * 2, cudaMemcpyDeviceToDevice); });
-  std::printf("copy %.4f ms = %.0f GB/s\n", copy_ms, 2.0 * elems * 2 / copy_ms / 1e6);
-  both<8, 2, 64, true>(1024);
-  both<8, 2, 128, true>(2048);
-  both<8, 4, 128, true>(4096);
-  both<8, 4, 256, true>(8192);
-  both<8, 4, 512, true>(16384);
-  both<8, 2, 1024, true>(16384);
-  both<8, 4, 1024, true>(32768);
+  for (int t = 0; t < 2; ++t) {
+    std::size_t const bytes = elems * (t ? 4 : 2);
+    copy_ms[t] = time_ms([&] { cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice); });
+    std::printf("copy %s %.4f ms = %.0f GB/s\n", t ? "fp32" : "fp16", copy_ms[t], 2.0 * bytes / copy_ms[t] / 1e6);
+  }
+  both<__half, 1, 128, false>(128);
+  both<__half, 2, 128, false>(512);
+  both<__half, 2, 64, true>(1024);
+  both<__half, 2, 128, true>(2048);
+  both<__half, 4, 128, true>(4096);
+  both<__half, 4, 256, true>(8192);
+  both<__half, 2, 512, true>(8192);
+  both<__half, 4, 512, true>(16384);
+  both<__half, 2, 1024, true>(16384);
+  both<__half, 4, 1024, true>(32768);
+  both<float, 2, 128, true>(1024);
+  both<float, 4, 1024, true>(16384);
+  both<float, 8, 1024, true>(32768);
   return 0;
 }

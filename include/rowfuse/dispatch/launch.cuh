@@ -26,12 +26,13 @@ namespace rowfuse::detail {
 namespace hana = boost::hana;
 
 /// Engine shapes, without the pack width: (kind, packs per thread, block threads, blocks per row).
-template <engine_kind Kind, int Packs, int BlockThreads, int ClusterBlocks = 1>
+template <engine_kind Kind, int Packs, int BlockThreads, int ClusterBlocks = 1, bool Staged = false>
 struct engine_shape {
   static constexpr engine_kind kind = Kind;
   static constexpr int packs = Packs;
   static constexpr int block_threads = BlockThreads;
   static constexpr int cluster_blocks = ClusterBlocks;
+  static constexpr bool staged = Staged;
 };
 
 /// block_cluster sizes: cluster_blocks_for picks among 2, 4, 8 and 16.
@@ -40,8 +41,9 @@ using cluster_shape =
     engine_shape<engine_kind::block_cluster, 1, tuning::cluster_block_threads, C>;
 
 template <int I>
-using block_rows_shape = engine_shape<engine_kind::block_rows, tuning::block_rows_shapes[I][1],
-                                      tuning::block_rows_shapes[I][0]>;
+using block_rows_shape =
+    engine_shape<engine_kind::block_rows, tuning::block_rows_shapes[I].packs,
+                 tuning::block_rows_shapes[I].threads, 1, tuning::block_rows_shapes[I].staged>;
 
 static_assert(tuning::warp_rows_max_packs == 2, "engine_shapes lists warp_rows packs 1, 2");
 static_assert(std::size(tuning::block_rows_shapes) == 7, "engine_shapes lists 7 block_rows shapes");
@@ -77,7 +79,7 @@ struct kernel_for {
           streaming,
           engine::streaming_config<N, Shape::block_threads, Shape::kind == engine_kind::block_smem>,
           engine::register_config<N, Shape::packs, Shape::block_threads,
-                                  Shape::kind == engine_kind::block_rows>>>;
+                                  Shape::kind == engine_kind::block_rows, Shape::staged>>>;
 };
 
 /// Blocks of `kernel` that fit on one SM: the persistent grid is this times the SM count.
@@ -116,15 +118,23 @@ void launch_engine(plan& p, Op const& op, Load const& load, Store const& store,
                                                                           p.cols);
   } else {
     auto kernel = engine::register_kernel<Config, Op, Load, Store>;
-    // The occupancy query costs about as much as a launch: ask once per device and kernel.
+    p.dynamic_smem = std::size_t(Config::template staging_bytes<typename Load::element_type>);
+    // The occupancy query costs about as much as a launch: ask once per device and kernel
+    // (opting in past 48 KB of staging first).
     static int blocks_per_device[64] = {};
     int& blocks = blocks_per_device[dev.id % 64];
-    if (blocks == 0) blocks = resident_blocks(kernel, p.block_threads, 0);
+    if (blocks == 0) {
+      if (p.dynamic_smem > 48 * 1024)
+        check_launch(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          int(p.dynamic_smem)),
+                     p);
+      blocks = resident_blocks(kernel, p.block_threads, p.dynamic_smem);
+    }
     p.grid = std::min<index_t>(tiles, index_t(blocks) * dev.multiprocessors);
     int group_log2 = 0;
     while ((1 << group_log2) < p.group) ++group_log2;
-    kernel<<<unsigned(p.grid), p.block_threads, 0, stream>>>(op, load, store, p.rows, p.cols,
-                                                             group_log2);
+    kernel<<<unsigned(p.grid), p.block_threads, p.dynamic_smem, stream>>>(op, load, store, p.rows,
+                                                                          p.cols, group_log2);
   }
   check_launch(cudaSuccess, p);
 }

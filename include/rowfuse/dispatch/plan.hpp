@@ -38,6 +38,7 @@ struct plan {
   int packs = 1;          // packs per thread per row (register engines)
   int group = 1;          // threads per row
   int cluster_blocks = 1; // blocks per row (block_cluster)
+  bool staged = false;    // block_rows: the next row travels by cp.async into shared memory
   int block_threads = 0;
   index_t grid = 0;
   std::size_t dynamic_smem = 0;

@@ -14,16 +14,31 @@ inline constexpr int warp_rows_block_threads = 128;
 /// bench/experiments/register_shapes.cu).
 inline constexpr int warp_rows_max_packs = 2;
 
-/// block_rows shapes (threads, packs per thread), in order of preference: the first that holds
-/// the row. Measured on the H200 (fp16 softmax, ratio to copy, 2026-11-22, with CUB's
-/// three-barrier block reduction): 1024 columns 64 x 2 0.82 (128 x 1: 0.77); 2048: 128 x 2
-/// 0.79 (256 x 1: 0.78); 4096: 128 x 4 0.76 (256 x 2: 0.73, 512 x 1: 0.74); 8192: 256 x 4
-/// 0.71 (1024 x 1: 0.68, 512 x 2: 0.59); 16384: 512 x 4 0.63 (1024 x 2: 0.48). Fewer
-/// registers a thread is not the rule: a 1024-thread block is alone on its SM and stalls it at
-/// every barrier. With the one-barrier block_allreduce the chosen shapes ran at 0.85, 0.83,
-/// 0.79, 0.74, 0.66 and (32768, 1024 x 4) 0.54.
-inline constexpr int block_rows_shapes[][2] = {{64, 2},  {128, 2},  {128, 4}, {256, 4},
-                                               {512, 4}, {1024, 4}, {1024, 8}};
+/// block_rows shapes (threads, packs per thread, staged), in order of preference: the first
+/// that holds the row. "Staged" copies the next row into shared memory by cp.async while the
+/// block reduces the current one (register_config): a block_rows block is one of few on its
+/// SM, and without staging its SM's memory traffic stops at every barrier and while the row is
+/// reduced. fp16 softmax, ratio to copy, direct -> staged (H100, 2026-11-23,
+/// bench/experiments/register_shapes.cu): 1024 cols 64 x 2 0.937 -> 0.918; 2048 128 x 2
+/// 0.920 -> 0.909 (small blocks: many per SM already overlap, staging only adds work);
+/// 4096 128 x 4 0.878 -> 0.929; 8192 256 x 4 0.858 -> 0.935, 512 x 2 0.758 -> 0.940;
+/// 16384 512 x 4 0.785 -> 0.817, 1024 x 2 0.586 -> 0.941; 32768 1024 x 4 0.646 -> 0.922;
+/// fp32 16384 1024 x 4 0.941 -> 0.954. Hence 512 x 2 and 1024 x 2 ahead of 256 x 4 and 512 x 4.
+/// (Without staging, on the H200 2026-11-22: 128 x 2 beat 256 x 1 and 128 x 4 beat 256 x 2 and
+/// 512 x 1; 1024-thread blocks lost to 512 x 4 at 16384.)
+struct block_rows_shape_t {
+  int threads;
+  int packs;
+  bool staged;
+};
+inline constexpr block_rows_shape_t block_rows_shapes[] = {
+    {64, 2, false},  {128, 2, false}, {128, 4, true}, {512, 2, true},
+    {1024, 2, true}, {1024, 4, true}, {1024, 8, true}};
+
+/// Staging keeps two slots of the next row (one is read while the other fills) up to this many
+/// bytes; past it one slot, refilled once the current row's values are in registers (fp32
+/// 1024 x 8: 128 KB a slot).
+inline constexpr int staging_two_slot_bytes = 160 * 1024;
 
 /// Values one block_rows thread may hold: 32 fp32 registers of row, the rest of the 64 a
 /// 1024-thread block allows for addresses and statistics. ptxas spilled (112-byte stack frame)

@@ -18,17 +18,36 @@
 
 #include <utility>
 
+#include "../detail/async_copy.cuh"
 #include "../detail/config.hpp"
+#include "../detail/vector_io.hpp"
+#include "../dispatch/tuning.hpp"
 #include "common.cuh"
 
 namespace rowfuse::engine {
 
-template <int N, int Packs, int BlockThreads, bool WholeBlock>
+/// `Staged`: the next row's packs of the input travel by cp.async into shared memory while the
+/// current row is reduced, so a block keeps a row's bytes in flight through its arithmetic and
+/// barriers; the load chain runs on the staged values. Packs of 4, 8 or 16 bytes only (for
+/// others the flag is ignored). Two slots (one read while the other fills) up to
+/// tuning::staging_two_slot_bytes, else one, refilled once the row is in registers.
+template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false>
 struct register_config {
   static constexpr int pack = N;
   static constexpr int packs = Packs;
   static constexpr int block_threads = BlockThreads;
   static constexpr bool whole_block = WholeBlock;
+
+  template <class T>
+  static constexpr bool staged = Staged && detail::async_copy_size_ok<T, N>;
+  template <class T>
+  static constexpr int slot_bytes = Packs * BlockThreads * N * int(sizeof(T));
+  template <class T>
+  static constexpr int staging_slots =
+      !staged<T> ? 0 : 2 * slot_bytes<T> <= tuning::staging_two_slot_bytes ? 2 : 1;
+  /// Dynamic shared memory of the staging slots, for input elements of type T.
+  template <class T>
+  static constexpr int staging_bytes = staging_slots<T> * slot_bytes<T>;
 };
 
 /// The block's shared memory for its reductions (only block_rows uses it).
@@ -76,6 +95,30 @@ __global__ void __launch_bounds__(Config::block_threads)
   load_context load_ctx{true, cols};
   store_context<float> store_ctx{cols, 0.0f};
 
+  // Staging: slot `s` holds this thread's packs at ((s * P + p) * B + thread) * N, so a warp's
+  // 16-byte reads of one pack index are consecutive (no bank conflicts). A thread reads back
+  // only what it copied itself.
+  using input_t = typename Load::element_type;
+  constexpr bool staged = Config::template staged<input_t>;
+  constexpr int slots = Config::template staging_slots<input_t>;
+  extern __shared__ float4 staging_shared[];
+  input_t* const staging = reinterpret_cast<input_t*>(staging_shared);
+  auto const staged_pack = [&](int slot, int p) {
+    return staging + ((slot * P + p) * B + int(threadIdx.x)) * N;
+  };
+  auto const stage_row = [&](index_t r, int slot) {
+    if constexpr (staged) {
+      if (r < rows) {
+        ROWFUSE_UNROLL
+        for (int p = 0; p < P; ++p)
+          if (p < valid_packs)
+            detail::async_copy_pack<N>(staged_pack(slot, p), load.input.row(r) + col_of(p));
+      }
+      detail::async_copy_commit();
+    }
+  };
+  if constexpr (staged) stage_row(index_t(blockIdx.x) * rows_per_block + int(threadIdx.x) / group, 0);
+
   // The loop bound is the same for the whole block, so every shuffle and barrier is uniform.
   for (index_t first = index_t(blockIdx.x) * rows_per_block; first < rows;
        first += row_step, buffer ^= 1) {
@@ -83,13 +126,26 @@ __global__ void __launch_bounds__(Config::block_threads)
     bool const row_ok = row < rows;
     int const n = row_ok ? valid_packs * N : 0;
 
+    int const slot = slots == 2 ? buffer : 0;
+    if constexpr (slots == 2) {
+      stage_row(row + row_step, slot ^ 1);  // that slot was read a row ago
+      detail::async_copy_wait<1>();         // this row's group has landed
+    } else if constexpr (slots == 1) {
+      detail::async_copy_wait<0>();
+    }
     // Issue every load of the row before any arithmetic depends on one.
     float v[P * N];
     ROWFUSE_UNROLL
     for (int p = 0; p < P; ++p) {
       if (row_ok && p < valid_packs) {
         float x[N];
-        load.template load<N>(row, col_of(p), x, load_ctx);
+        if constexpr (staged) {
+          input_t raw[N];
+          detail::load_pack<N>(staged_pack(slot, p), raw);
+          load.template transform<N>(raw, row, col_of(p), x, load_ctx);
+        } else {
+          load.template load<N>(row, col_of(p), x, load_ctx);
+        }
         ROWFUSE_UNROLL
         for (int j = 0; j < N; ++j) v[p * N + j] = x[j];
       } else {
@@ -113,9 +169,15 @@ __global__ void __launch_bounds__(Config::block_threads)
       }
     };
 
+    // One slot: refill it once the first reduction has consumed every value read from it (so
+    // those reads have completed before the copies can land).
+    auto const refill_single_slot = [&] {
+      if constexpr (slots == 1) stage_row(row + row_step, 0);
+    };
     if constexpr (two_phase_op<Op>) {
       auto const first_total =
           reduce(op.phase1(v, n), [&](auto a, auto b) { return op.merge1(a, b); }, shared.first);
+      refill_single_slot();
       auto const second_total = reduce(op.phase2(v, n, first_total, cols),
                                        [&](auto a, auto b) { return op.merge2(a, b); },
                                        shared.second);
@@ -126,6 +188,7 @@ __global__ void __launch_bounds__(Config::block_threads)
     } else {
       auto const total =
           reduce(op.local(v, n), [&](auto a, auto b) { return op.merge(a, b); }, shared.partials);
+      refill_single_slot();
       auto const stats = op.finalize(total, cols);
       finish_row(stats, [&](float(&y)[N], index_t col0) {
         op.template finish<N>(y, stats, row, col0);

@@ -47,6 +47,14 @@ struct load_expr {
   ROWFUSE_HD void load(index_t row, index_t col0, V (&x)[N], load_context& context) const {
     T raw[N];
     detail::load_pack<N>(input.row(row) + col0, raw);
+    transform(raw, row, col0, x, context);
+  }
+
+  /// x[j] = chain(raw[j]), raw[j] the input at (row, col0 + j) already fetched (an engine that
+  /// stages the input through shared memory).
+  template <int N, class V>
+  ROWFUSE_HD void transform(T const (&raw)[N], index_t row, index_t col0, V (&x)[N],
+                            load_context& context) const {
 ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j) x[j] = detail::widen<V>(raw[j]);
     detail::apply_chain(nodes, x, row, col0, context);
