@@ -1,7 +1,7 @@
 // The one place the benchmark applies rowfuse's dropout outside a fused chain: the unfused
-// dropout kernel. It goes through the library's own dropout_node, so the mask matches rf::dropout's bit for bit whatever the
-// node draws per element (words of a Philox quad, 16-bit halves, ...). If the node's interface
-// changes, this file is all that follows it.
+// dropout kernel. It goes through the library's own dropout_node, so the mask matches rf::dropout's
+// bit for bit whatever the node draws per element (words of a Philox quad, 16-bit halves, ...). If
+// the node's interface changes, this file is all that follows it.
 #pragma once
 
 #include <cstdint>

@@ -16,7 +16,8 @@ device_info const& current_device() {
   cudaError_t status = cudaGetDevice(&id);
   if (status != cudaSuccess)
     detail::fail("no usable CUDA device: ", cudaGetErrorString(status));
-  if (id < 0 || id >= max_devices) detail::fail("CUDA device id ", id, " is out of range");
+  if (id < 0 || id >= max_devices)
+    detail::fail("CUDA device id ", id, " is out of range");
 
   std::call_once(filled[std::size_t(id)], [id] {
     cudaDeviceProp prop{};
@@ -35,4 +36,4 @@ device_info const& current_device() {
   return cache[std::size_t(id)];
 }
 
-}  // namespace rowfuse
+} // namespace rowfuse

@@ -2,6 +2,8 @@
 
 namespace rowfuse {
 
-char const* version() { return "0.1.0"; }
+char const* version() {
+  return "0.1.0";
+}
 
-}  // namespace rowfuse
+} // namespace rowfuse

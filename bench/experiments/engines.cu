@@ -15,9 +15,9 @@ float* flush;
 cudaEvent_t e0, e1;
 constexpr index_t elems = index_t(1) << 27;
 
-template <class F>
-double time_ms(F f) {
-  for (int i = 0; i < 3; ++i) f();
+template <class F> double time_ms(F f) {
+  for (int i = 0; i < 3; ++i)
+    f();
   std::vector<float> ms;
   for (int i = 0; i < 11; ++i) {
     cudaMemsetAsync(flush, i, 256u << 20);
@@ -33,12 +33,13 @@ double time_ms(F f) {
   return ms[ms.size() / 2];
 }
 
-template <class T, class Run>
-void sweep(char const* name, void* x, void* y, Run run) {
-  double const copy = time_ms([&] { cudaMemcpyAsync(y, x, elems * sizeof(T), cudaMemcpyDeviceToDevice); });
+template <class T, class Run> void sweep(char const* name, void* x, void* y, Run run) {
+  double const copy =
+      time_ms([&] { cudaMemcpyAsync(y, x, elems * sizeof(T), cudaMemcpyDeviceToDevice); });
   for (index_t cols : {4096, 8192, 16384, 32768, 65536, 131072, 262144}) {
-    for (auto kind : {rf::engine_kind::automatic, rf::engine_kind::block_rows, rf::engine_kind::block_smem,
-                      rf::engine_kind::block_cluster, rf::engine_kind::block_uncached}) {
+    for (auto kind :
+         {rf::engine_kind::automatic, rf::engine_kind::block_rows, rf::engine_kind::block_smem,
+          rf::engine_kind::block_cluster, rf::engine_kind::block_uncached}) {
       index_t const rows = elems / cols;
       auto load = rf::load(static_cast<T const*>(x), rows, cols);
       auto store = rf::store(static_cast<T*>(y));
@@ -64,8 +65,10 @@ int main() {
   cudaMemset(x, 0x3c, elems * 4);
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
-  sweep<__half>("softmax16", x, y, [](auto l, auto s, rf::launch_options o) { return rf::softmax(l, s, nullptr, o); });
-  sweep<float>("softmax32", x, y, [](auto l, auto s, rf::launch_options o) { return rf::softmax(l, s, nullptr, o); });
+  sweep<__half>("softmax16", x, y,
+                [](auto l, auto s, rf::launch_options o) { return rf::softmax(l, s, nullptr, o); });
+  sweep<float>("softmax32", x, y,
+               [](auto l, auto s, rf::launch_options o) { return rf::softmax(l, s, nullptr, o); });
   sweep<__half>("rmsnorm16", x, y, [](auto l, auto s, rf::launch_options o) {
     return rf::rmsnorm(l, s, rf::no_affine, 1e-6f, nullptr, nullptr, o);
   });

@@ -11,14 +11,13 @@ namespace rowfuse {
 /// failures (naming the op and the shape). Nothing in rowfuse aborts or returns a silent
 /// wrong answer instead.
 class error : public std::runtime_error {
- public:
+public:
   using std::runtime_error::runtime_error;
 };
 
 namespace detail {
 
-template <class... Parts>
-[[noreturn]] void fail(Parts const&... parts) {
+template <class... Parts> [[noreturn]] void fail(Parts const&... parts) {
   std::ostringstream message;
   message << "rowfuse: ";
   (message << ... << parts);
@@ -30,8 +29,9 @@ template <class... Parts>
 template <class Value>
 void require(bool ok, char const* where, char const* argument, Value const& value,
              char const* requirement) {
-  if (!ok) fail(where, ": ", argument, " = ", value, " ", requirement);
+  if (!ok)
+    fail(where, ": ", argument, " = ", value, " ", requirement);
 }
 
-}  // namespace detail
-}  // namespace rowfuse
+} // namespace detail
+} // namespace rowfuse

@@ -24,13 +24,14 @@ inline void check_eps(char const* where, float eps) {
   require(eps > 0.0f && eps < INFINITY, where, "eps", eps, "must be finite and > 0");
 }
 
-template <class Affine>
-Affine bind_affine(Affine const& affine, char const* where, index_t cols) {
-  if constexpr (std::is_same_v<Affine, no_affine_t>) return affine;
-  else return affine.bind(where, cols);
+template <class Affine> Affine bind_affine(Affine const& affine, char const* where, index_t cols) {
+  if constexpr (std::is_same_v<Affine, no_affine_t>)
+    return affine;
+  else
+    return affine.bind(where, cols);
 }
 
-}  // namespace detail
+} // namespace detail
 
 /// y = softmax(load) per row, through the store expression; one kernel. Returns the plan.
 template <class Load, class Store>
@@ -80,4 +81,4 @@ plan rmsnorm(Load const& load, Store const& store, Affine const& affine, float e
       store, stream, options);
 }
 
-}  // namespace rowfuse
+} // namespace rowfuse

@@ -26,8 +26,7 @@ inline void check_eps(char const* where, float eps) {
                            "must be finite and > 0");
 }
 
-template <class G>
-double gamma_at(view<G const> const& gamma, index_t col) {
+template <class G> double gamma_at(view<G const> const& gamma, index_t col) {
   return gamma.data ? rowfuse::detail::widen<double>(gamma.data[col]) : 1.0;
 }
 
@@ -71,26 +70,29 @@ std::vector<double> evaluate(char const* where, L const& load_expr, S const& sto
 inline void softmax_row(std::vector<double> const& x, std::vector<double>& y, bool log) {
   double m = -std::numeric_limits<double>::infinity();
   for (double v : x)
-    if (v > m) m = v;
-  double const shift = std::isinf(m) && m < 0 ? 0.0 : m;  // fully masked: keep exp(-inf) = 0
+    if (v > m)
+      m = v;
+  double const shift = std::isinf(m) && m < 0 ? 0.0 : m; // fully masked: keep exp(-inf) = 0
   double sum = 0.0;
-  for (double v : x) sum += std::exp(v - shift);
+  for (double v : x)
+    sum += std::exp(v - shift);
   for (std::size_t c = 0; c < x.size(); ++c) {
-    if (sum == 0.0) y[c] = log ? -std::numeric_limits<double>::infinity() : 0.0;
-    else y[c] = log ? x[c] - shift - std::log(sum) : std::exp(x[c] - shift) / sum;
+    if (sum == 0.0)
+      y[c] = log ? -std::numeric_limits<double>::infinity() : 0.0;
+    else
+      y[c] = log ? x[c] - shift - std::log(sum) : std::exp(x[c] - shift) / sum;
   }
 }
 
-}  // namespace detail
+} // namespace detail
 
-template <class L, class S>
-std::vector<double> softmax(L const& load, S const& store) {
-  return detail::evaluate("rf::softmax", load, store,
-                          [](index_t, auto const& x, auto& y) { detail::softmax_row(x, y, false); });
+template <class L, class S> std::vector<double> softmax(L const& load, S const& store) {
+  return detail::evaluate("rf::softmax", load, store, [](index_t, auto const& x, auto& y) {
+    detail::softmax_row(x, y, false);
+  });
 }
 
-template <class L, class S>
-std::vector<double> log_softmax(L const& load, S const& store) {
+template <class L, class S> std::vector<double> log_softmax(L const& load, S const& store) {
   return detail::evaluate("rf::log_softmax", load, store,
                           [](index_t, auto const& x, auto& y) { detail::softmax_row(x, y, true); });
 }
@@ -107,27 +109,34 @@ std::vector<double> layernorm(L const& load, S const& store, Affine const& affin
   detail::check_eps(where, eps);
   index_t const cols = load.input.cols;
   auto const bound = [&] {
-    if constexpr (std::is_same_v<Affine, no_affine_t>) return affine;
-    else return affine.bind(where, cols);
+    if constexpr (std::is_same_v<Affine, no_affine_t>)
+      return affine;
+    else
+      return affine.bind(where, cols);
   }();
   return detail::evaluate(where, load, store, [&](index_t r, auto const& x, auto& y) {
     double const n = double(x.size());
     double const shift = x.empty() ? 0.0 : x[0];
     double offset = 0.0;
-    for (double v : x) offset += v - shift;
+    for (double v : x)
+      offset += v - shift;
     double const mean = shift + offset / n;
     double var = 0.0;
-    for (double v : x) var += (v - mean) * (v - mean);
+    for (double v : x)
+      var += (v - mean) * (v - mean);
     var /= n;
     double const rstd = 1.0 / std::sqrt(var + double(eps));
-    if (stats.mean) stats.mean[r] = float(mean);
-    if (stats.rstd) stats.rstd[r] = float(rstd);
+    if (stats.mean)
+      stats.mean[r] = float(mean);
+    if (stats.rstd)
+      stats.rstd[r] = float(rstd);
     for (std::size_t c = 0; c < x.size(); ++c) {
       double v = (x[c] - mean) * rstd;
       if constexpr (!std::is_same_v<Affine, no_affine_t>) {
         double const g = detail::gamma_at(bound.gamma, index_t(c));
         v *= bound.zero_centered ? 1.0 + g : g;
-        if (bound.beta.data) v += rowfuse::detail::widen<double>(bound.beta.data[c]);
+        if (bound.beta.data)
+          v += rowfuse::detail::widen<double>(bound.beta.data[c]);
       }
       y[c] = v;
     }
@@ -143,15 +152,19 @@ std::vector<double> rmsnorm(L const& load, S const& store, Affine const& affine,
   detail::check_eps(where, eps);
   index_t const cols = load.input.cols;
   auto const bound = [&] {
-    if constexpr (std::is_same_v<Affine, no_affine_t>) return affine;
-    else return affine.bind(where, cols);
+    if constexpr (std::is_same_v<Affine, no_affine_t>)
+      return affine;
+    else
+      return affine.bind(where, cols);
   }();
   return detail::evaluate(where, load, store, [&](index_t r, auto const& x, auto& y) {
     double mean_square = 0.0;
-    for (double v : x) mean_square += v * v;
+    for (double v : x)
+      mean_square += v * v;
     mean_square /= double(x.size());
     double const rstd = 1.0 / std::sqrt(mean_square + double(eps));
-    if (rstd_out) rstd_out[r] = float(rstd);
+    if (rstd_out)
+      rstd_out[r] = float(rstd);
     for (std::size_t c = 0; c < x.size(); ++c) {
       double v = x[c] * rstd;
       if constexpr (!std::is_same_v<Affine, no_affine_t>) {
@@ -163,4 +176,4 @@ std::vector<double> rmsnorm(L const& load, S const& store, Affine const& affine,
   });
 }
 
-}  // namespace rowfuse::reference
+} // namespace rowfuse::reference

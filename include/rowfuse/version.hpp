@@ -6,4 +6,4 @@ namespace rowfuse {
 /// "MAJOR.MINOR.PATCH" of the rowfuse runtime this program is linked against.
 char const* version();
 
-}  // namespace rowfuse
+} // namespace rowfuse

@@ -22,36 +22,34 @@ struct buffers {
   long rows, cols;
   test::mirrored<__half> x, y, residual;
   test::mirrored<float> bias;
-  test::mirrored<bool> padding;  // [batch, 1, 1, cols]
+  test::mirrored<bool> padding; // [batch, 1, 1, cols]
   test::mirrored<std::uint8_t> keep;
   test::mirrored<float> amax;
   bool host = false;
 
   buffers(long r, long c, std::mt19937& rng)
-      : rows(r), cols(c), x(r * c), y(r * c), residual(r * c), bias(c),
-        padding(batch * c), keep(r * c), amax(1) {
+      : rows(r), cols(c), x(r * c), y(r * c), residual(r * c), bias(c), padding(batch * c),
+        keep(r * c), amax(1) {
     test::fill_uniform(x.host, rng);
     test::fill_uniform(residual.host, rng, -1.0f, 1.0f);
     test::fill_uniform(bias.host, rng, -1.0f, 1.0f);
     std::bernoulli_distribution masked(0.3);
-    for (std::size_t i = 0; i < padding.host.size(); ++i) padding.host[i] = masked(rng);
-    padding.host[std::size_t(cols - 1)] = true;  // make sure something is masked
+    for (std::size_t i = 0; i < padding.host.size(); ++i)
+      padding.host[i] = masked(rng);
+    padding.host[std::size_t(cols - 1)] = true; // make sure something is masked
     x.upload();
     residual.upload();
     bias.upload();
     padding.upload();
   }
-  template <class T>
-  T* pick(test::mirrored<T>& m) {
-    return host ? m.h() : m.d();
-  }
+  template <class T> T* pick(test::mirrored<T>& m) { return host ? m.h() : m.d(); }
 };
 
 auto const masks = hana::make_tuple(
     [](buffers& b) { return rf::causal_mask(q_len, b.cols - q_len); },
     [](buffers& b) {
-      return rf::mask(rf::broadcast(static_cast<bool const*>(b.pick(b.padding)), {batch, 1, 1, b.cols},
-                                    {batch, heads, q_len, b.cols}));
+      return rf::mask(rf::broadcast(static_cast<bool const*>(b.pick(b.padding)),
+                                    {batch, 1, 1, b.cols}, {batch, heads, q_len, b.cols}));
     });
 auto const additives = hana::make_tuple(
     [](buffers& b) { return rf::bias(static_cast<float const*>(b.pick(b.bias))); },
@@ -65,13 +63,12 @@ auto const dropout_cast_store = [](buffers& b) {
          rf::cast<__half>(4.0f, b.pick(b.amax));
 };
 
-struct soft_cap {  // a user transform: tanh soft-capping of logits
+struct soft_cap { // a user transform: tanh soft-capping of logits
   float cap;
   __host__ __device__ float operator()(float x) const { return cap * tanhf(x / cap); }
 };
 
-template <class Combo>
-void check_combo(Combo combo, long cols, std::mt19937& rng) {
+template <class Combo> void check_combo(Combo combo, long cols, std::mt19937& rng) {
   long const rows = batch * heads * q_len;
   buffers b(rows, cols, rng);
   auto const& make_mask = hana::at_c<0>(combo);
@@ -93,7 +90,8 @@ void check_combo(Combo combo, long cols, std::mt19937& rng) {
   for (rf::engine_kind kind : test::all_engines()) {
     for (int pack : {0, 1}) {
       int const effective = pack == 1 || cols % 8 != 0 ? 1 : 8;
-      if (!test::engine_supports(kind, cols, effective)) continue;
+      if (!test::engine_supports(kind, cols, effective))
+        continue;
       test::poison(b.y.host);
       b.y.upload();
       test::poison(b.keep.host);
@@ -106,7 +104,7 @@ void check_combo(Combo combo, long cols, std::mt19937& rng) {
       CHECK_MATCHES(test::compare(b.y.download(), exact, rows, cols, cols, 0));
       using store_t = decltype(make_store(b));
       if constexpr (!std::is_same_v<store_t, rf::store_expr<__half>>) {
-        CHECK(b.keep.download() == keep_ref);  // bit-identical mask on every engine
+        CHECK(b.keep.download() == keep_ref); // bit-identical mask on every engine
       }
       if constexpr (store_t::has_cast) {
         // amax is max |y| before the cast's scale: fp32 on the GPU, double on the host.
@@ -118,8 +116,7 @@ void check_combo(Combo combo, long cols, std::mt19937& rng) {
 }
 
 /// Runs masks x additives with one store chain over several widths, every engine.
-template <class StoreChains>
-void check_family(StoreChains store_chains, unsigned seed) {
+template <class StoreChains> void check_family(StoreChains store_chains, unsigned seed) {
   std::mt19937 rng(seed);
   auto const family = hana::cartesian_product(hana::make_tuple(masks, additives, store_chains));
   static_assert(decltype(hana::length(family))::value ==
@@ -130,4 +127,4 @@ void check_family(StoreChains store_chains, unsigned seed) {
   }
 }
 
-}  // namespace
+} // namespace

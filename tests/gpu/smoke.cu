@@ -9,8 +9,8 @@ TEST_CASE("smoke: scale -> softmax -> fp16 matches the host reference") {
   x.upload();
   test::poison(y.host);
   y.upload();
-  auto const exact = rf::reference::softmax(rf::load(x.h(), rows, cols) | rf::scale(0.5f),
-                                            rf::store(y_ref.h()));
+  auto const exact =
+      rf::reference::softmax(rf::load(x.h(), rows, cols) | rf::scale(0.5f), rf::store(y_ref.h()));
   rf::softmax(rf::load(static_cast<__half const*>(x.d()), rows, cols) | rf::scale(0.5f),
               rf::store(y.d()));
   test::sync_and_check();

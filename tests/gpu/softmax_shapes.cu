@@ -4,8 +4,8 @@
 
 namespace {
 
-constexpr long widths[] = {1,    2,    3,    7,    31,    32,    33,    127,   128,   129,   511,
-                           512,  513,  1000, 1023, 1024,  1025,  2047,  2048,  2049,  4095,  4096,
+constexpr long widths[] = {1,    2,    3,     7,     31,    32,    33,    127,    128,   129,  511,
+                           512,  513,  1000,  1023,  1024,  1025,  2047,  2048,   2049,  4095, 4096,
                            4097, 8192, 12288, 16384, 16385, 32768, 65536, 100003, 262144};
 
 long rows_for(long cols) {
@@ -13,8 +13,7 @@ long rows_for(long cols) {
   return std::max(3L, std::min(3000L, (1L << 20) / cols));
 }
 
-template <class T, bool Log>
-void check_width(long cols, std::mt19937& rng) {
+template <class T, bool Log> void check_width(long cols, std::mt19937& rng) {
   long const rows = rows_for(cols);
   // Three layouts: dense; ld > cols with the views one element off their alignment.
   struct layout {
@@ -29,9 +28,8 @@ void check_width(long cols, std::mt19937& rng) {
     test::mirrored<T> x(size), y(size), y_ref(size);
     test::fill_uniform(x.host, rng);
     x.upload();
-    auto const exact = Log ? rf::reference::log_softmax(
-                                 rf::load(x.h(l.offset), rows, cols, l.ld),
-                                 rf::store(y_ref.h(l.offset), l.ld))
+    auto const exact = Log ? rf::reference::log_softmax(rf::load(x.h(l.offset), rows, cols, l.ld),
+                                                        rf::store(y_ref.h(l.offset), l.ld))
                            : rf::reference::softmax(rf::load(x.h(l.offset), rows, cols, l.ld),
                                                     rf::store(y_ref.h(l.offset), l.ld));
     auto run = [&](rf::launch_options options) {
@@ -45,8 +43,8 @@ void check_width(long cols, std::mt19937& rng) {
       INFO(rf::explain(p));
       // log-softmax outputs are x - max - log(sum), terms up to ~20 in magnitude: a few fp32
       // ulps of 20 (2e-6 each) absolute on top of the relative bound.
-      CHECK_MATCHES(test::compare(y.download(), exact, rows, cols, l.ld, l.offset,
-                                  Log ? 8e-6 : 0.0));
+      CHECK_MATCHES(
+          test::compare(y.download(), exact, rows, cols, l.ld, l.offset, Log ? 8e-6 : 0.0));
       return p;
     };
     run({});
@@ -54,8 +52,10 @@ void check_width(long cols, std::mt19937& rng) {
     for (rf::engine_kind kind : test::all_engines()) {
       for (int pack : {0, 1}) {
         int const effective = pack == 1 || cols % wide != 0 || l.offset != 0 ? 1 : wide;
-        if (!test::engine_supports(kind, cols, effective)) continue;
-        if (kind == rf::engine_kind::block_uncached && cols > 20000 && pack == 1) continue;
+        if (!test::engine_supports(kind, cols, effective))
+          continue;
+        if (kind == rf::engine_kind::block_uncached && cols > 20000 && pack == 1)
+          continue;
         rf::plan const p = run({kind, pack});
         CHECK(p.engine == kind);
         CHECK(p.pack == effective);
@@ -64,19 +64,29 @@ void check_width(long cols, std::mt19937& rng) {
   }
 }
 
-template <class T, bool Log>
-void check_all_widths(unsigned seed) {
+template <class T, bool Log> void check_all_widths(unsigned seed) {
   std::mt19937 rng(seed);
-  for (long cols : widths) check_width<T, Log>(cols, rng);
+  for (long cols : widths)
+    check_width<T, Log>(cols, rng);
 }
 
-}  // namespace
+} // namespace
 
-TEST_CASE("softmax fp32 over every width and engine") { check_all_widths<float, false>(1); }
-TEST_CASE("softmax fp16 over every width and engine") { check_all_widths<__half, false>(2); }
-TEST_CASE("softmax bf16 over every width and engine") { check_all_widths<__nv_bfloat16, false>(3); }
-TEST_CASE("log_softmax fp32 over every width and engine") { check_all_widths<float, true>(4); }
-TEST_CASE("log_softmax fp16 over every width and engine") { check_all_widths<__half, true>(5); }
+TEST_CASE("softmax fp32 over every width and engine") {
+  check_all_widths<float, false>(1);
+}
+TEST_CASE("softmax fp16 over every width and engine") {
+  check_all_widths<__half, false>(2);
+}
+TEST_CASE("softmax bf16 over every width and engine") {
+  check_all_widths<__nv_bfloat16, false>(3);
+}
+TEST_CASE("log_softmax fp32 over every width and engine") {
+  check_all_widths<float, true>(4);
+}
+TEST_CASE("log_softmax fp16 over every width and engine") {
+  check_all_widths<__half, true>(5);
+}
 TEST_CASE("log_softmax bf16 over every width and engine") {
   check_all_widths<__nv_bfloat16, true>(6);
 }

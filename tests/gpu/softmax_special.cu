@@ -7,8 +7,7 @@ namespace {
 
 constexpr float inf = std::numeric_limits<float>::infinity();
 
-template <class In, class Out>
-void check_types(long rows, long cols, std::mt19937& rng) {
+template <class In, class Out> void check_types(long rows, long cols, std::mt19937& rng) {
   CAPTURE(rows);
   CAPTURE(cols);
   test::mirrored<In> x(rows * cols);
@@ -18,14 +17,19 @@ void check_types(long rows, long cols, std::mt19937& rng) {
   x.upload();
   float const out_scale = 16.0f;
   auto make_store = [&](Out* out, float* a) {
-    if constexpr (rf::fp8_element<Out>) return rf::store(out) | rf::cast<Out>(out_scale, a);
-    else return rf::store(out);
+    if constexpr (rf::fp8_element<Out>)
+      return rf::store(out) | rf::cast<Out>(out_scale, a);
+    else
+      return rf::store(out);
   };
   amax.host[0] = 0.0f;
-  auto const exact = rf::reference::softmax(rf::load(x.h(), rows, cols), make_store(y_ref.h(), amax.h()));
+  auto const exact =
+      rf::reference::softmax(rf::load(x.h(), rows, cols), make_store(y_ref.h(), amax.h()));
   float const amax_ref = amax.host[0];
   for (rf::engine_kind kind : test::all_engines()) {
-    if (!test::engine_supports(kind, cols, cols % rf::detail::widest_pack<In> ? 1 : rf::detail::widest_pack<In>)) continue;
+    if (!test::engine_supports(
+            kind, cols, cols % rf::detail::widest_pack<In> ? 1 : rf::detail::widest_pack<In>))
+      continue;
     test::poison(y.host);
     y.upload();
     amax.host[0] = 0.0f;
@@ -35,11 +39,12 @@ void check_types(long rows, long cols, std::mt19937& rng) {
     test::sync_and_check();
     INFO(rf::explain(p));
     CHECK_MATCHES(test::compare(y.download(), exact, rows, cols, cols, 0));
-    if constexpr (rf::fp8_element<Out>) CHECK(amax.download()[0] == doctest::Approx(amax_ref).epsilon(1e-5));
+    if constexpr (rf::fp8_element<Out>)
+      CHECK(amax.download()[0] == doctest::Approx(amax_ref).epsilon(1e-5));
   }
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("input and output types mix") {
   std::mt19937 rng(11);
@@ -62,22 +67,26 @@ TEST_CASE("fully masked rows give zeros (log-softmax -inf); NaN and inf stay in 
     test::mirrored<float> x(rows * cols), y(rows * cols), y_ref(rows * cols);
     std::mt19937 rng(3);
     test::fill_uniform(x.host, rng);
-    for (long c = 0; c < cols; ++c) x.host[std::size_t(1 * cols + c)] = -inf;  // fully masked
+    for (long c = 0; c < cols; ++c)
+      x.host[std::size_t(1 * cols + c)] = -inf; // fully masked
     x.host[std::size_t(2 * cols + cols / 2)] = std::numeric_limits<float>::quiet_NaN();
     x.host[std::size_t(3 * cols + cols / 3)] = inf;
-    x.host[std::size_t(4 * cols + cols / 4)] = -inf;  // one masked element: an ordinary row
-    for (long c = 0; c < cols; c += 2) x.host[std::size_t(5 * cols + c)] = -inf;
+    x.host[std::size_t(4 * cols + cols / 4)] = -inf; // one masked element: an ordinary row
+    for (long c = 0; c < cols; c += 2)
+      x.host[std::size_t(5 * cols + c)] = -inf;
     x.upload();
     for (bool log : {false, true}) {
-      auto const exact = log ? rf::reference::log_softmax(rf::load(x.h(), rows, cols), rf::store(y_ref.h()))
-                             : rf::reference::softmax(rf::load(x.h(), rows, cols), rf::store(y_ref.h()));
+      auto const exact =
+          log ? rf::reference::log_softmax(rf::load(x.h(), rows, cols), rf::store(y_ref.h()))
+              : rf::reference::softmax(rf::load(x.h(), rows, cols), rf::store(y_ref.h()));
       for (long c = 0; c < cols; ++c) {
         CHECK(exact[std::size_t(1 * cols + c)] == (log ? -inf : 0.0));
         CHECK(std::isnan(exact[std::size_t(2 * cols + c)]));
         CHECK(!std::isnan(exact[std::size_t(0 * cols + c)]));
       }
       for (rf::engine_kind kind : test::all_engines()) {
-        if (!test::engine_supports(kind, cols, cols % 4 ? 1 : 4)) continue;
+        if (!test::engine_supports(kind, cols, cols % 4 ? 1 : 4))
+          continue;
         test::poison(y.host);
         y.upload();
         auto const load = rf::load(static_cast<float const*>(x.d()), rows, cols);
@@ -97,14 +106,16 @@ TEST_CASE("zero rows and zero columns launch nothing and write nothing") {
   auto* const yp = thrust::raw_pointer_cast(y.data());
   rf::plan p = rf::softmax(rf::load(xp, 0, 16), rf::store(yp));
   CHECK(p.engine == rf::engine_kind::automatic);
-  p = rf::softmax(rf::load(static_cast<float const*>(nullptr), 0, 16), rf::store(static_cast<float*>(nullptr)));
+  p = rf::softmax(rf::load(static_cast<float const*>(nullptr), 0, 16),
+                  rf::store(static_cast<float*>(nullptr)));
   CHECK(p.grid == 0);
   p = rf::log_softmax(rf::load(xp, 4, 0), rf::store(yp));
   CHECK(p.grid == 0);
   test::sync_and_check();
   std::vector<float> host(16);
   thrust::copy(y.begin(), y.end(), host.begin());
-  for (float v : host) CHECK(v == 5.0f);
+  for (float v : host)
+    CHECK(v == 5.0f);
 }
 
 TEST_CASE("bad arguments and impossible forced plans raise rowfuse::error") {
@@ -119,11 +130,25 @@ TEST_CASE("bad arguments and impossible forced plans raise rowfuse::error") {
     }
     return std::string("no error");
   };
-  CHECK(message([&] { rf::softmax(rf::load(xp, 4, 16, 8), rf::store(yp)); }).find("ld = 8") != std::string::npos);
-  CHECK(message([&] { rf::softmax(rf::load(xp, -1, 16), rf::store(yp)); }).find("rows = -1") != std::string::npos);
-  CHECK(message([&] { rf::softmax(rf::load(xp, 2, 16), rf::store(static_cast<float*>(nullptr))); }).find("null") != std::string::npos);
-  CHECK(message([&] { rf::softmax(rf::load(xp, 2, 16), rf::store(yp) | rf::dropout(1.0f, 1)); }).find("dropout p = 1") != std::string::npos);
-  CHECK(message([&] { rf::softmax(rf::load(xp, 1, 5000), rf::store(yp), nullptr, {rf::engine_kind::warp_rows, 0}); }).find("cannot run cols = 5000") != std::string::npos);
-  CHECK(message([&] { rf::softmax(rf::load(xp + 1, 2, 16), rf::store(yp), nullptr, {rf::engine_kind::automatic, 4}); }).find("pack = 4") != std::string::npos);
-  CHECK(message([&] { rf::layernorm(rf::load(xp, 2, 16), rf::store(yp), rf::no_affine, 0.0f); }).find("eps = 0") != std::string::npos);
+  CHECK(message([&] { rf::softmax(rf::load(xp, 4, 16, 8), rf::store(yp)); }).find("ld = 8") !=
+        std::string::npos);
+  CHECK(message([&] { rf::softmax(rf::load(xp, -1, 16), rf::store(yp)); }).find("rows = -1") !=
+        std::string::npos);
+  CHECK(message([&] {
+          rf::softmax(rf::load(xp, 2, 16), rf::store(static_cast<float*>(nullptr)));
+        }).find("null") != std::string::npos);
+  CHECK(message([&] {
+          rf::softmax(rf::load(xp, 2, 16), rf::store(yp) | rf::dropout(1.0f, 1));
+        }).find("dropout p = 1") != std::string::npos);
+  CHECK(
+      message([&] {
+        rf::softmax(rf::load(xp, 1, 5000), rf::store(yp), nullptr, {rf::engine_kind::warp_rows, 0});
+      }).find("cannot run cols = 5000") != std::string::npos);
+  CHECK(message([&] {
+          rf::softmax(rf::load(xp + 1, 2, 16), rf::store(yp), nullptr,
+                      {rf::engine_kind::automatic, 4});
+        }).find("pack = 4") != std::string::npos);
+  CHECK(message([&] {
+          rf::layernorm(rf::load(xp, 2, 16), rf::store(yp), rf::no_affine, 0.0f);
+        }).find("eps = 0") != std::string::npos);
 }

@@ -23,8 +23,7 @@ namespace test {
 
 /// A host and a device copy of one buffer, `pad` elements longer than asked so a view may
 /// start off the allocation's alignment.
-template <class T>
-struct mirrored {
+template <class T> struct mirrored {
   // bool is held as bytes: std::vector<bool> packs bits and has no data().
   using stored = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
   std::vector<stored> host;
@@ -46,28 +45,30 @@ struct mirrored {
 template <class T>
 void fill_uniform(std::vector<T>& v, std::mt19937& rng, float lo = -4.0f, float hi = 4.0f) {
   std::uniform_real_distribution<float> dist(lo, hi);
-  for (auto& x : v) x = rf::detail::narrow<T>(dist(rng));
+  for (auto& x : v)
+    x = rf::detail::narrow<T>(dist(rng));
 }
 
 /// Poison: a byte pattern that is NaN in every float format, so an element the kernel forgot to
 /// write can never pass for a result (the checks treat a NaN where a number is due as wrong).
-template <class T>
-void poison(std::vector<T>& v) {
+template <class T> void poison(std::vector<T>& v) {
   std::memset(static_cast<void*>(v.data()), 0xFF, v.size() * sizeof(T));
 }
 
 /// The spacing of T's values at magnitude |v| (its unit in the last place).
-template <class T>
-double ulp(double v) {
+template <class T> double ulp(double v) {
   int e = 0;
-  std::frexp(std::fabs(v), &e);  // |v| = m * 2^e with m in [0.5, 1)
+  std::frexp(std::fabs(v), &e); // |v| = m * 2^e with m in [0.5, 1)
   int exponent = e - 1;
   int min_exponent = 0;
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, __nv_bfloat16>) min_exponent = -126;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, __nv_bfloat16>)
+    min_exponent = -126;
   else if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_fp8_e5m2>)
     min_exponent = -14;
-  else min_exponent = -6;  // e4m3
-  if (v == 0.0 || exponent < min_exponent) exponent = min_exponent;
+  else
+    min_exponent = -6; // e4m3
+  if (v == 0.0 || exponent < min_exponent)
+    exponent = min_exponent;
   return std::ldexp(1.0, exponent - rf::element_traits<T>::mantissa_bits);
 }
 
@@ -76,10 +77,11 @@ double ulp(double v) {
 ///    kernel's fp32 arithmetic is far finer, so only the final rounding remains);
 ///  - fp32 outputs: 1e-6 relative, plus `fp32_abs` for ops whose outputs are differences of
 ///    O(1) fp32 terms (log-softmax: x - max - log(sum) carries ~1 ulp of |x| absolute).
-template <class T>
-double tolerance(double ref, double fp32_abs) {
-  if constexpr (std::is_same_v<T, float>) return 1e-6 * std::fabs(ref) + fp32_abs;
-  else return ulp<T>(ref);
+template <class T> double tolerance(double ref, double fp32_abs) {
+  if constexpr (std::is_same_v<T, float>)
+    return 1e-6 * std::fabs(ref) + fp32_abs;
+  else
+    return ulp<T>(ref);
 }
 
 struct mismatch_report {
@@ -99,9 +101,12 @@ mismatch_report compare(std::vector<T> const& got, std::vector<double> const& ex
       double const e = exact[std::size_t(i * cols + j)];
       ++r.checked;
       bool ok;
-      if (std::isnan(e)) ok = std::isnan(g);
-      else if (std::isinf(e)) ok = g == e;
-      else ok = !std::isnan(g) && std::fabs(g - e) <= tolerance<T>(e, fp32_abs);
+      if (std::isnan(e))
+        ok = std::isnan(g);
+      else if (std::isinf(e))
+        ok = g == e;
+      else
+        ok = !std::isnan(g) && std::fabs(g - e) <= tolerance<T>(e, fp32_abs);
       if (!ok && r.bad++ == 0) {
         std::ostringstream s;
         s.precision(10);
@@ -114,12 +119,12 @@ mismatch_report compare(std::vector<T> const& got, std::vector<double> const& ex
   return r;
 }
 
-#define CHECK_MATCHES(report)                                                    \
-  do {                                                                           \
-    auto const& report_ = (report);                                              \
-    INFO("first mismatch: " << report_.first);                                   \
-    CHECK(report_.checked > 0);                                                  \
-    CHECK(report_.bad == 0);                                                     \
+#define CHECK_MATCHES(report)                                                                      \
+  do {                                                                                             \
+    auto const& report_ = (report);                                                                \
+    INFO("first mismatch: " << report_.first);                                                     \
+    CHECK(report_.checked > 0);                                                                    \
+    CHECK(report_.bad == 0);                                                                       \
   } while (0)
 
 inline void sync_and_check() {
@@ -142,4 +147,4 @@ inline bool engine_supports(rf::engine_kind kind, long cols, int pack) {
   }
 }
 
-}  // namespace test
+} // namespace test

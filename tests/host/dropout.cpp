@@ -470,7 +470,8 @@ TEST_CASE("p outside [0, 1) raises rowfuse::error naming 'dropout p' and the val
   CHECK_NOTHROW((void)rf::dropout(std::nextafter(1.0f, 0.0f), 1).bind("test", 1, 1));
 }
 
-TEST_CASE("load-side dropout: bias -> dropout -> + residual -> layernorm, tee of the pre-norm sum") {
+TEST_CASE(
+    "load-side dropout: bias -> dropout -> + residual -> layernorm, tee of the pre-norm sum") {
   // The residual branch of a transformer block. The tee'd h must be x + bias, dropped and scaled
   // by the documented decision for (seed, offset, row, col), plus the residual; the keep mask is
   // written once; the element index is the same as the store side's (row * cols + col).

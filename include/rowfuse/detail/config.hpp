@@ -12,7 +12,7 @@ namespace rowfuse {
 /// is 2^31 on its own).
 using index_t = std::int64_t;
 
-}  // namespace rowfuse
+} // namespace rowfuse
 
 /// Every node, op and helper that both the kernels and the host reference run.
 #define ROWFUSE_HD __host__ __device__ __forceinline__

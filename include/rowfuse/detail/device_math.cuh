@@ -15,8 +15,7 @@ inline constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 /// path (16-bit and fp8 outputs, whose ulp is 2^-8 or coarser) is exp2 of (x - shift) * log2(e).
 /// Both subtract first, so the row's maximum gives exactly exp(0) = 1 and a one-element row
 /// exactly 1 (softmax) or 0 (log-softmax).
-template <bool Accurate>
-__device__ __forceinline__ float exp_shifted(float x, float shift) {
+template <bool Accurate> __device__ __forceinline__ float exp_shifted(float x, float shift) {
   if constexpr (Accurate) {
     return expf(x - shift);
   } else {
@@ -30,14 +29,14 @@ __device__ __forceinline__ float exp_shifted(float x, float shift) {
 }
 
 /// Shuffles any trivially copyable struct of 32-bit words (an op's partial statistics).
-template <class T>
-__device__ __forceinline__ T shfl_xor(T const& value, int lane_mask) {
+template <class T> __device__ __forceinline__ T shfl_xor(T const& value, int lane_mask) {
   static_assert(sizeof(T) % 4 == 0, "partials are made of 32-bit words");
   constexpr int words = sizeof(T) / 4;
   unsigned in[words], out[words];
   std::memcpy(in, &value, sizeof(T));
   ROWFUSE_UNROLL
-  for (int i = 0; i < words; ++i) out[i] = __shfl_xor_sync(0xffffffffu, in[i], lane_mask);
+  for (int i = 0; i < words; ++i)
+    out[i] = __shfl_xor_sync(0xffffffffu, in[i], lane_mask);
   T result;
   std::memcpy(&result, out, sizeof(T));
   return result;
@@ -49,4 +48,4 @@ __device__ __forceinline__ void atomic_max_nonnegative(float* target, float valu
   atomicMax(reinterpret_cast<int*>(target), __float_as_int(value));
 }
 
-}  // namespace rowfuse::detail
+} // namespace rowfuse::detail

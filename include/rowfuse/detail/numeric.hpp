@@ -14,42 +14,34 @@
 
 namespace rowfuse {
 
-template <class T>
-struct element_traits {
-  static constexpr bool supported = false;
-};
+template <class T> struct element_traits { static constexpr bool supported = false; };
 
-template <>
-struct element_traits<float> {
+template <> struct element_traits<float> {
   static constexpr bool supported = true, is_fp8 = false, is_input = true;
   static constexpr char const* name = "fp32";
   static constexpr double max_finite = 3.4028234663852886e38;
   static constexpr int mantissa_bits = 23;
 };
-template <>
-struct element_traits<__half> {
+template <> struct element_traits<__half> {
   static constexpr bool supported = true, is_fp8 = false, is_input = true;
   static constexpr char const* name = "fp16";
   static constexpr double max_finite = 65504.0;
   static constexpr int mantissa_bits = 10;
 };
-template <>
-struct element_traits<__nv_bfloat16> {
+template <> struct element_traits<__nv_bfloat16> {
   static constexpr bool supported = true, is_fp8 = false, is_input = true;
   static constexpr char const* name = "bf16";
   static constexpr double max_finite = 3.3895313892515355e38;
   static constexpr int mantissa_bits = 7;
 };
-template <>
-struct element_traits<__nv_fp8_e4m3> {
+template <> struct element_traits<__nv_fp8_e4m3> {
   static constexpr bool supported = true, is_fp8 = true, is_input = false;
   static constexpr char const* name = "fp8_e4m3";
   static constexpr double max_finite = 448.0;
   static constexpr int mantissa_bits = 3;
   static constexpr __nv_fp8_interpretation_t interpretation = __NV_E4M3;
 };
-template <>
-struct element_traits<__nv_fp8_e5m2> {
+template <> struct element_traits<__nv_fp8_e5m2> {
   static constexpr bool supported = true, is_fp8 = true, is_input = false;
   static constexpr char const* name = "fp8_e5m2";
   static constexpr double max_finite = 57344.0;
@@ -67,25 +59,28 @@ template <class T>
 concept fp8_element = element<T> && element_traits<std::remove_cv_t<T>>::is_fp8;
 /// The element of a mask view: nonzero means "masked".
 template <class T>
-concept mask_element = std::is_same_v<std::remove_cv_t<T>, bool> ||
-                       std::is_same_v<std::remove_cv_t<T>, std::uint8_t>;
+concept mask_element = std::is_same_v < std::remove_cv_t<T>,
+bool > || std::is_same_v<std::remove_cv_t<T>, std::uint8_t>;
 
 namespace detail {
 
 /// Widen any element (or mask byte) to float on the device or to double on the host.
-template <class V, class T>
-ROWFUSE_HD V widen(T x) {
+template <class V, class T> ROWFUSE_HD V widen(T x) {
   using U = std::remove_cv_t<T>;
-  if constexpr (std::is_same_v<U, float>) return V(x);
-  else if constexpr (std::is_same_v<U, __half>) return V(__half2float(x));
-  else if constexpr (std::is_same_v<U, __nv_bfloat16>) return V(__bfloat162float(x));
-  else if constexpr (std::is_same_v<U, bool> || std::is_same_v<U, std::uint8_t>) return V(x);
-  else return V(static_cast<float>(x));  // fp8 widen exactly to float
+  if constexpr (std::is_same_v<U, float>)
+    return V(x);
+  else if constexpr (std::is_same_v<U, __half>)
+    return V(__half2float(x));
+  else if constexpr (std::is_same_v<U, __nv_bfloat16>)
+    return V(__bfloat162float(x));
+  else if constexpr (std::is_same_v<U, bool> || std::is_same_v<U, std::uint8_t>)
+    return V(x);
+  else
+    return V(static_cast<float>(x)); // fp8 widen exactly to float
 }
 
 /// Clamp to ±limit, keeping NaN (a plain fminf/fmaxf pair would turn NaN into -limit).
-template <class V>
-ROWFUSE_HD V clamp_magnitude(V x, V limit) {
+template <class V> ROWFUSE_HD V clamp_magnitude(V x, V limit) {
   return x > limit ? limit : (x < -limit ? -limit : x);
 }
 
@@ -93,15 +88,17 @@ ROWFUSE_HD V clamp_magnitude(V x, V limit) {
 /// the type's largest finite value (infinities included) become that value; NaN stays NaN.
 /// Without it, fp16/bf16 overflow to ±inf as CUDA's own conversions do, and fp8 follows the
 /// format: e4m3 has no infinity, so it gives NaN; e5m2 gives ±inf.
-template <class T, class V>
-ROWFUSE_HD T narrow(V value, bool saturate = false) {
+template <class T, class V> ROWFUSE_HD T narrow(V value, bool saturate = false) {
   if constexpr (std::is_same_v<V, double>) {
     // The host reference: round the double once, straight to T. Going through float first
     // would round twice and, next to a tie, land one ulp off.
     double const x = saturate ? clamp_magnitude(value, element_traits<T>::max_finite) : value;
-    if constexpr (std::is_same_v<T, float>) return static_cast<float>(x);
-    else if constexpr (std::is_same_v<T, __half>) return __double2half(x);
-    else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __double2bfloat16(x);
+    if constexpr (std::is_same_v<T, float>)
+      return static_cast<float>(x);
+    else if constexpr (std::is_same_v<T, __half>)
+      return __double2half(x);
+    else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+      return __double2bfloat16(x);
     else {
       static_assert(fp8_element<T>, "rowfuse: no conversion to this element type");
       T out;
@@ -127,5 +124,5 @@ ROWFUSE_HD T narrow(V value, bool saturate = false) {
   }
 }
 
-}  // namespace detail
-}  // namespace rowfuse
+} // namespace detail
+} // namespace rowfuse

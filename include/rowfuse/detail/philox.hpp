@@ -22,10 +22,10 @@ namespace philox_constants {
 // The multipliers and Weyl increments of the paper's Philox-4x32 (Table 2 and Section 5.2).
 inline constexpr std::uint32_t multiplier0 = 0xD2511F53u;
 inline constexpr std::uint32_t multiplier1 = 0xCD9E8D57u;
-inline constexpr std::uint32_t weyl0 = 0x9E3779B9u;  // golden ratio
-inline constexpr std::uint32_t weyl1 = 0xBB67AE85u;  // sqrt(3) - 1
+inline constexpr std::uint32_t weyl0 = 0x9E3779B9u; // golden ratio
+inline constexpr std::uint32_t weyl1 = 0xBB67AE85u; // sqrt(3) - 1
 inline constexpr int rounds = 10;
-}  // namespace philox_constants
+} // namespace philox_constants
 
 ROWFUSE_HD std::uint32_t mul_hi_u32(std::uint32_t a, std::uint32_t b) {
 #ifdef __CUDA_ARCH__
@@ -37,7 +37,7 @@ ROWFUSE_HD std::uint32_t mul_hi_u32(std::uint32_t a, std::uint32_t b) {
 
 ROWFUSE_HD philox_u32x4 philox4x32_10(philox_u32x4 counter, philox_key key) {
   using namespace philox_constants;
-ROWFUSE_UNROLL
+  ROWFUSE_UNROLL
   for (int round = 0; round < rounds; ++round) {
     std::uint32_t const hi0 = mul_hi_u32(multiplier0, counter.v[0]);
     std::uint32_t const lo0 = multiplier0 * counter.v[0];
@@ -61,4 +61,4 @@ ROWFUSE_HD philox_u32x4 philox_quad(std::uint64_t seed, std::uint64_t offset, st
   return philox4x32_10(counter, key);
 }
 
-}  // namespace rowfuse::detail
+} // namespace rowfuse::detail

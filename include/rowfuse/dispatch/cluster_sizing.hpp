@@ -9,7 +9,6 @@
 
 namespace rowfuse::detail {
 
-
 /// Column geometry shared by host and device, so the shared memory the host sizes is exactly
 /// what the kernel indexes: the row's packs split into C slices of ceil(packs / C) packs, the
 /// last slice shorter (or empty when C does not divide a short row).

@@ -37,8 +37,7 @@ struct engine_shape {
 
 /// block_cluster sizes: cluster_blocks_for picks among 2, 4, 8 and 16.
 template <int C>
-using cluster_shape =
-    engine_shape<engine_kind::block_cluster, 1, tuning::cluster_block_threads, C>;
+using cluster_shape = engine_shape<engine_kind::block_cluster, 1, tuning::cluster_block_threads, C>;
 
 template <int I>
 using block_rows_shape =
@@ -48,24 +47,23 @@ using block_rows_shape =
 static_assert(tuning::warp_rows_max_packs == 2, "engine_shapes lists warp_rows packs 1, 2");
 static_assert(std::size(tuning::block_rows_shapes) == 7, "engine_shapes lists 7 block_rows shapes");
 
-inline constexpr auto engine_shapes = hana::tuple_t<
-    engine_shape<engine_kind::warp_rows, 1, tuning::warp_rows_block_threads>,
-    engine_shape<engine_kind::warp_rows, 2, tuning::warp_rows_block_threads>, block_rows_shape<0>,
-    block_rows_shape<1>, block_rows_shape<2>, block_rows_shape<3>, block_rows_shape<4>,
-    block_rows_shape<5>, block_rows_shape<6>, engine_shape<engine_kind::block_smem, 1, tuning::streaming_block_threads>,
-    cluster_shape<2>, cluster_shape<4>, cluster_shape<8>, cluster_shape<16>,
-    engine_shape<engine_kind::block_uncached, 1, tuning::streaming_block_threads>>;
+inline constexpr auto engine_shapes =
+    hana::tuple_t<engine_shape<engine_kind::warp_rows, 1, tuning::warp_rows_block_threads>,
+                  engine_shape<engine_kind::warp_rows, 2, tuning::warp_rows_block_threads>,
+                  block_rows_shape<0>, block_rows_shape<1>, block_rows_shape<2>,
+                  block_rows_shape<3>, block_rows_shape<4>, block_rows_shape<5>,
+                  block_rows_shape<6>,
+                  engine_shape<engine_kind::block_smem, 1, tuning::streaming_block_threads>,
+                  cluster_shape<2>, cluster_shape<4>, cluster_shape<8>, cluster_shape<16>,
+                  engine_shape<engine_kind::block_uncached, 1, tuning::streaming_block_threads>>;
 
 /// The widest pack for T: 16 bytes (8 fp16/bf16, 4 fp32). The narrow fallback is one element,
 /// for odd widths and pointers.
-template <class T>
-inline constexpr int widest_pack = int(16 / sizeof(T));
+template <class T> inline constexpr int widest_pack = int(16 / sizeof(T));
 
-template <class T>
-inline constexpr auto pack_widths = hana::tuple_c<int, widest_pack<T>, 1>;
+template <class T> inline constexpr auto pack_widths = hana::tuple_c<int, widest_pack<T>, 1>;
 
-template <int N, class Shape>
-struct kernel_for {
+template <int N, class Shape> struct kernel_for {
   static constexpr bool streaming =
       Shape::kind == engine_kind::block_smem || Shape::kind == engine_kind::block_uncached;
   static constexpr bool clustered = Shape::kind == engine_kind::block_cluster;
@@ -83,18 +81,18 @@ struct kernel_for {
 };
 
 /// Blocks of `kernel` that fit on one SM: the persistent grid is this times the SM count.
-template <class Kernel>
-int resident_blocks(Kernel kernel, int block_threads, std::size_t smem) {
+template <class Kernel> int resident_blocks(Kernel kernel, int block_threads, std::size_t smem) {
   int blocks = 0;
   cudaError_t const s =
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, smem);
-  if (s != cudaSuccess) fail("occupancy query failed: ", cudaGetErrorString(s));
+  if (s != cudaSuccess)
+    fail("occupancy query failed: ", cudaGetErrorString(s));
   return std::max(blocks, 1);
 }
 
 template <class Config, class Op, class Load, class Store>
-void launch_engine(plan& p, Op const& op, Load const& load, Store const& store,
-                   cudaStream_t stream, device_info const& dev) {
+void launch_engine(plan& p, Op const& op, Load const& load, Store const& store, cudaStream_t stream,
+                   device_info const& dev) {
   index_t const rows_per_block = p.block_threads / p.group;
   index_t const tiles = (p.rows + rows_per_block - 1) / rows_per_block;
   if constexpr (requires { Config::cached; }) {
@@ -132,7 +130,8 @@ void launch_engine(plan& p, Op const& op, Load const& load, Store const& store,
     }
     p.grid = std::min<index_t>(tiles, index_t(blocks) * dev.multiprocessors);
     int group_log2 = 0;
-    while ((1 << group_log2) < p.group) ++group_log2;
+    while ((1 << group_log2) < p.group)
+      ++group_log2;
     kernel<<<unsigned(p.grid), p.block_threads, p.dynamic_smem, stream>>>(op, load, store, p.rows,
                                                                           p.cols, group_log2);
   }
@@ -152,8 +151,8 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
 
   constexpr int wide = widest_pack<T>;
   bool const wide_ok =
-      options.pack != 1 && cols % wide == 0 &&
-      load.input.aligned_to(pack_alignment<T, wide>) && chain_allows_pack<wide>(load) &&
+      options.pack != 1 && cols % wide == 0 && load.input.aligned_to(pack_alignment<T, wide>) &&
+      chain_allows_pack<wide>(load) &&
       store.output.aligned_to(pack_alignment<typename Store::element_type, wide>) &&
       chain_allows_pack<wide>(store) && op.template aligned_for_pack<wide>();
   if (options.pack > 1 && !wide_ok)
@@ -164,11 +163,12 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
 
   plan p = choose_plan(Op::name, rows, cols, wide_ok ? wide : 1, options.engine, dev,
                        engine::cache_element_bytes<Load>);
-  if (p.engine == engine_kind::automatic) return p;  // rows == 0 or cols == 0: nothing to do
+  if (p.engine == engine_kind::automatic)
+    return p; // rows == 0 or cols == 0: nothing to do
 
   bool launched = false;
   hana::for_each(hana::cartesian_product(hana::make_tuple(pack_widths<T>, engine_shapes)),
-                 [&]<class Entry>(Entry) {  // only the entry's type is used
+                 [&]<class Entry>(Entry) { // only the entry's type is used
                    constexpr int N = decltype(+hana::at_c<0>(std::declval<Entry>()))::value;
                    using shape = typename decltype(+hana::at_c<1>(std::declval<Entry>()))::type;
                    if constexpr (kernel_for<N, shape>::worth_instantiating) {
@@ -186,8 +186,9 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
                        launch_engine<config>(p, op, load, store, stream, dev);
                    }
                  });
-  if (!launched) fail(Op::name, ": internal error: no kernel instantiated for plan ", explain(p));
+  if (!launched)
+    fail(Op::name, ": internal error: no kernel instantiated for plan ", explain(p));
   return p;
 }
 
-}  // namespace rowfuse::detail
+} // namespace rowfuse::detail

@@ -12,12 +12,12 @@
 namespace rowfuse {
 
 enum class engine_kind {
-  automatic,       // let the plan choose (the default)
-  warp_rows,       // a row in the registers of 1-32 lanes; several rows per warp
-  block_rows,      // a row in the registers of one block
-  block_smem,      // a row in shared memory (fp32), one block per row
-  block_cluster,   // a row in the shared memory of a thread-block cluster (sm_90+)
-  block_uncached,  // a row read twice from global memory; any width
+  automatic,      // let the plan choose (the default)
+  warp_rows,      // a row in the registers of 1-32 lanes; several rows per warp
+  block_rows,     // a row in the registers of one block
+  block_smem,     // a row in shared memory (fp32), one block per row
+  block_cluster,  // a row in the shared memory of a thread-block cluster (sm_90+)
+  block_uncached, // a row read twice from global memory; any width
 };
 
 char const* to_string(engine_kind kind);
@@ -33,12 +33,12 @@ struct plan {
   char const* op = "";
   index_t rows = 0;
   index_t cols = 0;
-  engine_kind engine = engine_kind::automatic;  // automatic here means "nothing to launch"
-  int pack = 1;           // elements per vector access
-  int packs = 1;          // packs per thread per row (register engines)
-  int group = 1;          // threads per row
-  int cluster_blocks = 1; // blocks per row (block_cluster)
-  bool staged = false;    // block_rows: the next row travels by cp.async into shared memory
+  engine_kind engine = engine_kind::automatic; // automatic here means "nothing to launch"
+  int pack = 1;                                // elements per vector access
+  int packs = 1;                               // packs per thread per row (register engines)
+  int group = 1;                               // threads per row
+  int cluster_blocks = 1;                      // blocks per row (block_cluster)
+  bool staged = false; // block_rows: the next row travels by cp.async into shared memory
   int block_threads = 0;
   index_t grid = 0;
   std::size_t dynamic_smem = 0;
@@ -56,7 +56,7 @@ struct device_info {
   int max_threads_per_multiprocessor = 0;
   std::size_t shared_memory_per_block_optin = 0;
   std::size_t shared_memory_per_multiprocessor = 0;
-  int compute_capability = 0;  // 90 for Hopper
+  int compute_capability = 0; // 90 for Hopper
   std::string name;
 };
 
@@ -75,5 +75,5 @@ plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_ki
 /// Throws rowfuse::error naming the op and shape if `status` (or the last launch) failed.
 void check_launch(cudaError_t status, plan const& p);
 
-}  // namespace detail
-}  // namespace rowfuse
+} // namespace detail
+} // namespace rowfuse

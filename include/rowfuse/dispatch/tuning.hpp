@@ -57,4 +57,4 @@ inline constexpr int cluster_block_threads = 512;
 /// static shared memory of the kernel.
 inline constexpr int streaming_reserved_smem = 1024;
 
-}  // namespace rowfuse::tuning
+} // namespace rowfuse::tuning

@@ -11,8 +11,7 @@
 namespace rowfuse::engine {
 
 /// CUB's reduction operator for an op's partials.
-template <class Op>
-struct merge_partials {
+template <class Op> struct merge_partials {
   Op const& op;
   __device__ typename Op::partial operator()(typename Op::partial const& a,
                                              typename Op::partial const& b) const {
@@ -32,8 +31,7 @@ __device__ typename Op::partial reduce_in_group(Op const& op, typename Op::parti
 
 /// Merges `value` across `group` consecutive lanes (a power of two up to 32) with `merge`, by
 /// butterfly shuffles: every lane ends with the group's total. All 32 lanes must call it.
-template <class T, class Merge>
-__device__ T allreduce_in_group(T value, int group, Merge merge) {
+template <class T, class Merge> __device__ T allreduce_in_group(T value, int group, Merge merge) {
   for (int lane_mask = group / 2; lane_mask > 0; lane_mask /= 2)
     value = merge(value, detail::shfl_xor(value, lane_mask));
   return value;
@@ -47,8 +45,7 @@ __device__ T allreduce_in_group(T value, int group, Merge merge) {
 /// has yet to read, because both are separated by the barrier of the call in between.
 /// A CUB BlockReduce plus a broadcast took three barriers; block_rows runs two reductions a
 /// row, so this saves four barriers a row (see tuning.hpp for the measurement).
-template <class T, int BlockThreads>
-struct block_allreduce {
+template <class T, int BlockThreads> struct block_allreduce {
   static constexpr int warps = BlockThreads / 32;
   struct TempStorage {
     T posted[2][warps];
@@ -57,14 +54,15 @@ struct block_allreduce {
   TempStorage& storage;
   int buffer;
 
-  template <class Merge>
-  __device__ T operator()(T value, Merge merge) {
+  template <class Merge> __device__ T operator()(T value, Merge merge) {
     value = allreduce_in_group(value, 32, merge);
-    if ((threadIdx.x & 31) == 0) storage.posted[buffer][threadIdx.x / 32] = value;
+    if ((threadIdx.x & 31) == 0)
+      storage.posted[buffer][threadIdx.x / 32] = value;
     __syncthreads();
     T total = storage.posted[buffer][0];
     ROWFUSE_UNROLL
-    for (int w = 1; w < warps; ++w) total = merge(total, storage.posted[buffer][w]);
+    for (int w = 1; w < warps; ++w)
+      total = merge(total, storage.posted[buffer][w]);
     return total;
   }
 };
@@ -74,7 +72,8 @@ struct block_allreduce {
 /// exp(x - max); layernorm: the sum, then the sums of x - mean and its square). Cheaper than
 /// merging a compound partial at every shuffle. Engines that stream the row keep `local`/`merge`.
 ///   phase1(v, n) -> A;  merge1(A, A) -> A;  phase2(v, n, A total, cols) -> B (may rewrite v);
-///   merge2(B, B) -> B;  finalize2(A total, B total, cols) -> stats;  finish2<N>(x, stats, row, col0)
+///   merge2(B, B) -> B;  finalize2(A total, B total, cols) -> stats;  finish2<N>(x, stats, row,
+///   col0)
 template <class Op>
 concept two_phase_op = requires(Op const& op, float (&v)[1]) {
   op.phase1(v, 1);
@@ -83,8 +82,7 @@ concept two_phase_op = requires(Op const& op, float (&v)[1]) {
 };
 
 /// Merges the partials of a whole block (CUB BlockReduce) and gives every thread the total.
-template <class Op, int BlockThreads>
-struct block_reducer {
+template <class Op, int BlockThreads> struct block_reducer {
   using partial = typename Op::partial;
   using block_reduce = cub::BlockReduce<partial, BlockThreads>;
   struct TempStorage {
@@ -97,10 +95,11 @@ struct block_reducer {
   /// Also a barrier: after it returns, every thread may reuse what the block shared before.
   __device__ partial operator()(Op const& op, partial part) {
     partial const total = block_reduce(storage.reduce).Reduce(part, merge_partials<Op>{op});
-    if (threadIdx.x == 0) storage.total = total;
+    if (threadIdx.x == 0)
+      storage.total = total;
     __syncthreads();
     partial const result = storage.total;
-    __syncthreads();  // the next row's Reduce may overwrite storage only after all have read
+    __syncthreads(); // the next row's Reduce may overwrite storage only after all have read
     return result;
   }
 };
@@ -111,12 +110,14 @@ template <class StoreExpr>
 __device__ void flush_amax(StoreExpr const& store, store_context<float> const& context) {
   if constexpr (StoreExpr::has_cast) {
     float* amax = store.amax_output();
-    if (amax == nullptr) return;
+    if (amax == nullptr)
+      return;
     float m = context.amax;
     for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2)
       m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, lane_mask));
-    if ((threadIdx.x & 31) == 0) detail::atomic_max_nonnegative(amax, m);
+    if ((threadIdx.x & 31) == 0)
+      detail::atomic_max_nonnegative(amax, m);
   }
 }
 
-}  // namespace rowfuse::engine
+} // namespace rowfuse::engine

@@ -38,28 +38,24 @@ struct register_config {
   static constexpr int block_threads = BlockThreads;
   static constexpr bool whole_block = WholeBlock;
 
+  template <class T> static constexpr bool staged = Staged&& detail::async_copy_size_ok<T, N>;
+  template <class T> static constexpr int slot_bytes = Packs* BlockThreads* N* int(sizeof(T));
   template <class T>
-  static constexpr bool staged = Staged && detail::async_copy_size_ok<T, N>;
-  template <class T>
-  static constexpr int slot_bytes = Packs * BlockThreads * N * int(sizeof(T));
-  template <class T>
-  static constexpr int staging_slots =
-      !staged<T> ? 0 : 2 * slot_bytes<T> <= tuning::staging_two_slot_bytes ? 2 : 1;
+  static constexpr int staging_slots = !staged<T>                                            ? 0
+                                       : 2 * slot_bytes<T> <= tuning::staging_two_slot_bytes ? 2
+                                                                                             : 1;
   /// Dynamic shared memory of the staging slots, for input elements of type T.
-  template <class T>
-  static constexpr int staging_bytes = staging_slots<T> * slot_bytes<T>;
+  template <class T> static constexpr int staging_bytes = staging_slots<T>* slot_bytes<T>;
 };
 
 /// The block's shared memory for its reductions (only block_rows uses it).
-template <class Op, int B, bool TwoPhase = two_phase_op<Op>>
-struct reduce_storage {
+template <class Op, int B, bool TwoPhase = two_phase_op<Op>> struct reduce_storage {
   typename block_allreduce<typename Op::partial, B>::TempStorage partials;
 };
-template <class Op, int B>
-struct reduce_storage<Op, B, true> {
+template <class Op, int B> struct reduce_storage<Op, B, true> {
   using first_t = decltype(std::declval<Op const&>().phase1(std::declval<float (&)[1]>(), 0));
   using second_t = decltype(std::declval<Op const&>().phase2(std::declval<float (&)[1]>(), 0,
-                                                              std::declval<first_t>(), index_t(1)));
+                                                             std::declval<first_t>(), index_t(1)));
   typename block_allreduce<first_t, B>::TempStorage first;
   typename block_allreduce<second_t, B>::TempStorage second;
 };
@@ -81,15 +77,18 @@ __global__ void __launch_bounds__(Config::block_threads)
   int valid_packs = 0;
   ROWFUSE_UNROLL
   for (int p = 0; p < P; ++p)
-    if ((index_t(p) * group + lane) * N < cols) valid_packs = p + 1;
+    if ((index_t(p) * group + lane) * N < cols)
+      valid_packs = p + 1;
   auto const col_of = [&](int p) { return (index_t(p) * group + lane) * N; };
 
   // Whole-block rows reduce with CUB across the block, warp rows by shuffles in the group.
-  int buffer = 0;  // block_allreduce's alternating buffer, flipped every row
+  int buffer = 0; // block_allreduce's alternating buffer, flipped every row
   auto const reduce = [&](auto value, auto merge, auto& storage) {
     using T = decltype(value);
-    if constexpr (Config::whole_block) return block_allreduce<T, B>{storage, buffer}(value, merge);
-    else return allreduce_in_group(value, group, merge);
+    if constexpr (Config::whole_block)
+      return block_allreduce<T, B>{storage, buffer}(value, merge);
+    else
+      return allreduce_in_group(value, group, merge);
   };
 
   load_context load_ctx{true, cols};
@@ -117,7 +116,8 @@ __global__ void __launch_bounds__(Config::block_threads)
       detail::async_copy_commit();
     }
   };
-  if constexpr (staged) stage_row(index_t(blockIdx.x) * rows_per_block + int(threadIdx.x) / group, 0);
+  if constexpr (staged)
+    stage_row(index_t(blockIdx.x) * rows_per_block + int(threadIdx.x) / group, 0);
 
   // The loop bound is the same for the whole block, so every shuffle and barrier is uniform.
   for (index_t first = index_t(blockIdx.x) * rows_per_block; first < rows;
@@ -128,8 +128,8 @@ __global__ void __launch_bounds__(Config::block_threads)
 
     int const slot = slots == 2 ? buffer : 0;
     if constexpr (slots == 2) {
-      stage_row(row + row_step, slot ^ 1);  // that slot was read a row ago
-      detail::async_copy_wait<1>();         // this row's group has landed
+      stage_row(row + row_step, slot ^ 1); // that slot was read a row ago
+      detail::async_copy_wait<1>();        // this row's group has landed
     } else if constexpr (slots == 1) {
       detail::async_copy_wait<0>();
     }
@@ -147,22 +147,26 @@ __global__ void __launch_bounds__(Config::block_threads)
           load.template load<N>(row, col_of(p), x, load_ctx);
         }
         ROWFUSE_UNROLL
-        for (int j = 0; j < N; ++j) v[p * N + j] = x[j];
+        for (int j = 0; j < N; ++j)
+          v[p * N + j] = x[j];
       } else {
         ROWFUSE_UNROLL
-        for (int j = 0; j < N; ++j) v[p * N + j] = 0.0f;
+        for (int j = 0; j < N; ++j)
+          v[p * N + j] = 0.0f;
       }
     }
 
     // Saves the row's statistics, then finishes and stores this lane's packs with `finish`.
     auto const finish_row = [&](auto const& stats, auto finish) {
-      if (row_ok && lane == 0) op.save(row, stats);
+      if (row_ok && lane == 0)
+        op.save(row, stats);
       ROWFUSE_UNROLL
       for (int p = 0; p < P; ++p) {
         if (row_ok && p < valid_packs) {
           float y[N];
           ROWFUSE_UNROLL
-          for (int j = 0; j < N; ++j) y[j] = v[p * N + j];
+          for (int j = 0; j < N; ++j)
+            y[j] = v[p * N + j];
           finish(y, col_of(p));
           store.template store<N>(row, col_of(p), y, store_ctx);
         }
@@ -172,30 +176,29 @@ __global__ void __launch_bounds__(Config::block_threads)
     // One slot: refill it once the first reduction has consumed every value read from it (so
     // those reads have completed before the copies can land).
     auto const refill_single_slot = [&] {
-      if constexpr (slots == 1) stage_row(row + row_step, 0);
+      if constexpr (slots == 1)
+        stage_row(row + row_step, 0);
     };
     if constexpr (two_phase_op<Op>) {
-      auto const first_total =
-          reduce(op.phase1(v, n), [&](auto a, auto b) { return op.merge1(a, b); }, shared.first);
+      auto const first_total = reduce(
+          op.phase1(v, n), [&](auto a, auto b) { return op.merge1(a, b); }, shared.first);
       refill_single_slot();
-      auto const second_total = reduce(op.phase2(v, n, first_total, cols),
-                                       [&](auto a, auto b) { return op.merge2(a, b); },
-                                       shared.second);
+      auto const second_total = reduce(
+          op.phase2(v, n, first_total, cols), [&](auto a, auto b) { return op.merge2(a, b); },
+          shared.second);
       auto const stats = op.finalize2(first_total, second_total, cols);
-      finish_row(stats, [&](float(&y)[N], index_t col0) {
-        op.template finish2<N>(y, stats, row, col0);
-      });
+      finish_row(stats,
+                 [&](float(&y)[N], index_t col0) { op.template finish2<N>(y, stats, row, col0); });
     } else {
-      auto const total =
-          reduce(op.local(v, n), [&](auto a, auto b) { return op.merge(a, b); }, shared.partials);
+      auto const total = reduce(
+          op.local(v, n), [&](auto a, auto b) { return op.merge(a, b); }, shared.partials);
       refill_single_slot();
       auto const stats = op.finalize(total, cols);
-      finish_row(stats, [&](float(&y)[N], index_t col0) {
-        op.template finish<N>(y, stats, row, col0);
-      });
+      finish_row(stats,
+                 [&](float(&y)[N], index_t col0) { op.template finish<N>(y, stats, row, col0); });
     }
   }
   flush_amax(store, store_ctx);
 }
 
-}  // namespace rowfuse::engine
+} // namespace rowfuse::engine

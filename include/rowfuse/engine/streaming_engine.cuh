@@ -17,8 +17,7 @@
 
 namespace rowfuse::engine {
 
-template <int N, int BlockThreads, bool Cached>
-struct streaming_config {
+template <int N, int BlockThreads, bool Cached> struct streaming_config {
   static constexpr int pack = N;
   static constexpr int block_threads = BlockThreads;
   static constexpr bool cached = Cached;
@@ -48,20 +47,23 @@ __global__ void __launch_bounds__(Config::block_threads)
       ROWFUSE_UNROLL
       for (int u = 0; u < U; ++u) {
         index_t const col0 = base + u * stride;
-        if (col0 < cols) load.template load<N>(row, col0, x[u], stats_ctx);
+        if (col0 < cols)
+          load.template load<N>(row, col0, x[u], stats_ctx);
       }
       ROWFUSE_UNROLL
       for (int u = 0; u < U; ++u) {
         index_t const col0 = base + u * stride;
         if (col0 < cols) {
           part = op.merge(part, op.local(x[u], N));
-          if constexpr (Config::cached) detail::store_pack<N>(cache + col0, x[u]);
+          if constexpr (Config::cached)
+            detail::store_pack<N>(cache + col0, x[u]);
         }
       }
     }
     part = block_reducer<Op, B>{shared}(op, part);
     auto const stats = op.finalize(part, cols);
-    if (threadIdx.x == 0) op.save(row, stats);
+    if (threadIdx.x == 0)
+      op.save(row, stats);
 
     // Pass 2: outputs. Each thread reads back only what it cached itself.
     load_context output_ctx{true, cols};
@@ -71,8 +73,10 @@ __global__ void __launch_bounds__(Config::block_threads)
       for (int u = 0; u < U; ++u) {
         index_t const col0 = base + u * stride;
         if (col0 < cols) {
-          if constexpr (Config::cached) detail::load_pack<N>(cache + col0, y[u]);
-          else load.template load<N>(row, col0, y[u], output_ctx);
+          if constexpr (Config::cached)
+            detail::load_pack<N>(cache + col0, y[u]);
+          else
+            load.template load<N>(row, col0, y[u], output_ctx);
         }
       }
       ROWFUSE_UNROLL
@@ -88,4 +92,4 @@ __global__ void __launch_bounds__(Config::block_threads)
   flush_amax(store, store_ctx);
 }
 
-}  // namespace rowfuse::engine
+} // namespace rowfuse::engine

@@ -30,8 +30,7 @@ namespace rowfuse {
 
 namespace hana = boost::hana;
 
-template <class T, class... Nodes>
-struct load_expr {
+template <class T, class... Nodes> struct load_expr {
   using element_type = T;
   using nodes_type = hana::tuple<Nodes...>;
   static constexpr auto node_types = hana::tuple_t<Nodes...>;
@@ -55,14 +54,14 @@ struct load_expr {
   template <int N, class V>
   ROWFUSE_HD void transform(T const (&raw)[N], index_t row, index_t col0, V (&x)[N],
                             load_context& context) const {
-ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j) x[j] = detail::widen<V>(raw[j]);
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      x[j] = detail::widen<V>(raw[j]);
     detail::apply_chain(nodes, x, row, col0, context);
   }
 };
 
-template <class T, class... Nodes>
-struct store_expr {
+template <class T, class... Nodes> struct store_expr {
   using element_type = T;
   using nodes_type = hana::tuple<Nodes...>;
   static constexpr auto node_types = hana::tuple_t<Nodes...>;
@@ -71,14 +70,16 @@ struct store_expr {
   nodes_type nodes;
 
   /// Whether the chain ends in rf::cast (and so owns rounding, scaling and amax).
-  static constexpr bool has_cast =
-      hana::any_of(node_types, [](auto t) { return hana::bool_c<is_cast_node<typename decltype(t)::type>>; });
+  static constexpr bool has_cast = hana::any_of(
+      node_types, [](auto t) { return hana::bool_c<is_cast_node<typename decltype(t)::type>>; });
 
   /// Saturation of the final rounding: rf::cast decides it; a plain store rounds like CUDA's
   /// conversions (overflow to inf).
   ROWFUSE_HD bool saturates() const {
-    if constexpr (has_cast) return hana::at_c<sizeof...(Nodes) - 1>(nodes).saturate;
-    else return false;
+    if constexpr (has_cast)
+      return hana::at_c<sizeof...(Nodes) - 1>(nodes).saturate;
+    else
+      return false;
   }
 
   /// Runs the chain over y and writes output(row, col0 + j) = round(chain(y[j])).
@@ -87,15 +88,18 @@ struct store_expr {
     detail::apply_chain(nodes, y, row, col0, context);
     T raw[N];
     bool const saturate = saturates();
-ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j) raw[j] = detail::narrow<T>(y[j], saturate);
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      raw[j] = detail::narrow<T>(y[j], saturate);
     detail::store_pack<N>(output.row(row) + col0, raw);
   }
 
   /// Where rf::cast's amax output points, or null.
   ROWFUSE_HD float* amax_output() const {
-    if constexpr (has_cast) return hana::at_c<sizeof...(Nodes) - 1>(nodes).amax;
-    else return nullptr;
+    if constexpr (has_cast)
+      return hana::at_c<sizeof...(Nodes) - 1>(nodes).amax;
+    else
+      return nullptr;
   }
 };
 
@@ -109,8 +113,7 @@ constexpr load_expr<T> load(T const* data, index_t rows, index_t cols, index_t l
 }
 
 /// The op's output, of the input's shape; ld defaults to cols.
-template <element T>
-constexpr store_expr<T> store(T* data, index_t ld = -1) {
+template <element T> constexpr store_expr<T> store(T* data, index_t ld = -1) {
   return {dense(data, -1, -1, ld), {}};
 }
 /// The op's output with its shape spelled out, checked against the input's at the call.
@@ -121,8 +124,7 @@ constexpr store_expr<T> store(T* data, index_t rows, index_t cols, index_t ld) {
 
 namespace detail {
 
-template <class F>
-struct as_node {
+template <class F> struct as_node {
   static_assert(std::is_copy_constructible_v<F>,
                 "rowfuse: a user transform must be a copyable functor (it is passed to the kernel "
                 "by value)");
@@ -133,13 +135,12 @@ struct as_node {
   using type = map_node<F>;
   static constexpr type make(F const& f) { return {{}, f}; }
 };
-template <builtin_node N>
-struct as_node<N> {
+template <builtin_node N> struct as_node<N> {
   using type = N;
   static constexpr N const& make(N const& n) { return n; }
 };
 
-}  // namespace detail
+} // namespace detail
 
 /// Appends a transform to the load chain.
 template <class T, class... Nodes, class Next>
@@ -168,15 +169,14 @@ constexpr auto operator|(store_expr<T, Nodes...> const& expr, Next const& next) 
                   "rowfuse: rf::cast<U> must name the output view's element type: U differs "
                   "from the type of the pointer given to rf::store");
   }
-  return store_expr<T, Nodes..., node>{
-      expr.output, hana::append(expr.nodes, detail::as_node<Next>::make(next))};
+  return store_expr<T, Nodes..., node>{expr.output,
+                                       hana::append(expr.nodes, detail::as_node<Next>::make(next))};
 }
 
 // ---- checks at the call ----------------------------------------------------------------------
 
 /// Compile-time checks an op makes on its store expression as a whole.
-template <class StoreExpr>
-constexpr void check_store_expr() {
+template <class StoreExpr> constexpr void check_store_expr() {
   using T = typename StoreExpr::element_type;
   static_assert(!fp8_element<T> || StoreExpr::has_cast,
                 "rowfuse: an fp8 output needs an explicit rf::cast<fp8 type>(scale, amax) as its "
@@ -208,17 +208,15 @@ template <class T, class... Nodes>
 store_expr<T, Nodes...> bind(store_expr<T, Nodes...> const& expr, char const* where, index_t rows,
                              index_t cols) {
   check_store_expr<store_expr<T, Nodes...>>();
-  return {expr.output.bind(where, "output", rows, cols),
-          bind_chain(expr.nodes, where, rows, cols)};
+  return {expr.output.bind(where, "output", rows, cols), bind_chain(expr.nodes, where, rows, cols)};
 }
 
 /// Whether packs of N elements are aligned for every operand of a chain (the caller checks the
 /// input and output views themselves).
-template <int N, class Expr>
-bool chain_allows_pack(Expr const& expr) {
+template <int N, class Expr> bool chain_allows_pack(Expr const& expr) {
   return hana::unpack(expr.nodes, [](auto const&... node) {
     return (true && ... && node.template aligned_for_pack<N>());
   });
 }
 
-}  // namespace rowfuse
+} // namespace rowfuse

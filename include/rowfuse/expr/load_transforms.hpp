@@ -20,16 +20,16 @@ template <int N, class V, class T>
 ROWFUSE_HD void load_operand(view<T> const& operand, index_t row, index_t col0, V (&out)[N]) {
   std::remove_cv_t<T> raw[N];
   load_pack<N>(operand.row(row) + col0, raw);
-ROWFUSE_UNROLL
-  for (int j = 0; j < N; ++j) out[j] = widen<V>(raw[j]);
+  ROWFUSE_UNROLL
+  for (int j = 0; j < N; ++j)
+    out[j] = widen<V>(raw[j]);
 }
 
-template <int N, class T>
-bool view_allows_pack(view<T> const& v) {
+template <int N, class T> bool view_allows_pack(view<T> const& v) {
   return v.aligned_to(pack_alignment<std::remove_cv_t<T>, N>);
 }
 
-}  // namespace detail
+} // namespace detail
 
 /// Multiplies by a constant: attention's 1/sqrt(d), a temperature. Also allowed after the op.
 struct scale_node : node_tag {
@@ -39,44 +39,38 @@ struct scale_node : node_tag {
 
   template <int N, class V, class Context>
   ROWFUSE_HD void apply(V (&x)[N], index_t, index_t, Context&) const {
-ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j) x[j] *= V(factor);
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      x[j] *= V(factor);
   }
   scale_node bind(char const*, index_t, index_t) const { return *this; }
-  template <int N>
-  bool aligned_for_pack() const {
-    return true;
-  }
+  template <int N> bool aligned_for_pack() const { return true; }
 };
 
 /// Adds a per-column vector of length cols.
-template <class T>
-struct bias_node : node_tag {
+template <class T> struct bias_node : node_tag {
   static constexpr bool load_side = true, store_side = false;
   static constexpr char const* name = "bias";
-  view<T const> vector;  // one row, broadcast to every row
+  view<T const> vector; // one row, broadcast to every row
 
   template <int N, class V, class Context>
   ROWFUSE_HD void apply(V (&x)[N], index_t, index_t col0, Context&) const {
     V b[N];
     detail::load_operand<N>(vector, 0, col0, b);
-ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j) x[j] += b[j];
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      x[j] += b[j];
   }
   bias_node bind(char const* where, index_t, index_t cols) const {
     bias_node bound = *this;
     bound.vector = dense(vector.data, 1, -1).bind(where, "bias", 1, cols);
     return bound;
   }
-  template <int N>
-  bool aligned_for_pack() const {
-    return detail::view_allows_pack<N>(vector);
-  }
+  template <int N> bool aligned_for_pack() const { return detail::view_allows_pack<N>(vector); }
 };
 
 /// Adds a full-shape or broadcast tensor: a residual, an additive attention mask, ALiBi.
-template <class T>
-struct add_node : node_tag {
+template <class T> struct add_node : node_tag {
   static constexpr bool load_side = true, store_side = false;
   static constexpr char const* name = "add";
   view<T const> operand;
@@ -85,22 +79,19 @@ struct add_node : node_tag {
   ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context&) const {
     V a[N];
     detail::load_operand<N>(operand, row, col0, a);
-ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j) x[j] += a[j];
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      x[j] += a[j];
   }
   add_node bind(char const* where, index_t rows, index_t cols) const {
     return {{}, operand.bind(where, "add operand", rows, cols)};
   }
-  template <int N>
-  bool aligned_for_pack() const {
-    return detail::view_allows_pack<N>(operand);
-  }
+  template <int N> bool aligned_for_pack() const { return detail::view_allows_pack<N>(operand); }
 };
 
 /// Replaces masked elements (mask element nonzero, as in masked_fill) by `fill`, -inf unless
 /// given: a masked logit then takes no part in the softmax.
-template <class M>
-struct mask_node : node_tag {
+template <class M> struct mask_node : node_tag {
   static constexpr bool load_side = true, store_side = false;
   static constexpr char const* name = "mask";
   view<M const> mask;
@@ -110,17 +101,15 @@ struct mask_node : node_tag {
   ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context&) const {
     std::remove_cv_t<M> m[N];
     detail::load_pack<N>(mask.row(row) + col0, m);
-ROWFUSE_UNROLL
+    ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
-      if (m[j]) x[j] = V(fill);
+      if (m[j])
+        x[j] = V(fill);
   }
   mask_node bind(char const* where, index_t rows, index_t cols) const {
     return {{}, mask.bind(where, "mask", rows, cols), fill};
   }
-  template <int N>
-  bool aligned_for_pack() const {
-    return detail::view_allows_pack<N>(mask);
-  }
+  template <int N> bool aligned_for_pack() const { return detail::view_allows_pack<N>(mask); }
 };
 
 /// Masks (to -inf) column c of row r when c > r % q_len + offset: the causal mask of
@@ -135,57 +124,52 @@ struct causal_mask_node : node_tag {
   template <int N, class V, class Context>
   ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context&) const {
     index_t const last_visible = row % q_len + offset;
-ROWFUSE_UNROLL
+    ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
-      if (col0 + j > last_visible) x[j] = -std::numeric_limits<V>::infinity();
+      if (col0 + j > last_visible)
+        x[j] = -std::numeric_limits<V>::infinity();
   }
   causal_mask_node bind(char const* where, index_t, index_t) const {
     detail::require(q_len > 0, where, "causal_mask q_len", q_len, "must be > 0");
     return *this;
   }
-  template <int N>
-  bool aligned_for_pack() const {
-    return true;
-  }
+  template <int N> bool aligned_for_pack() const { return true; }
 };
 
 /// Writes the value as it is at this point of the chain to `target` (rounded to its type) and
 /// passes it on unchanged: the pre-norm residual stream h = x + bias + residual that a
 /// transformer block keeps, written by the same kernel that normalises it.
-template <class T>
-struct tee_node : node_tag {
+template <class T> struct tee_node : node_tag {
   static constexpr bool load_side = true, store_side = false;
   static constexpr char const* name = "tee";
   view<T> target;
 
   template <int N, class V>
   ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, load_context& context) const {
-    if (!context.emit) return;
+    if (!context.emit)
+      return;
     T out[N];
-ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j) out[j] = detail::narrow<T>(x[j]);
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      out[j] = detail::narrow<T>(x[j]);
     detail::store_pack<N>(target.row(row) + col0, out);
   }
   tee_node bind(char const* where, index_t rows, index_t cols) const {
     return {{}, target.bind(where, "tee target", rows, cols)};
   }
-  template <int N>
-  bool aligned_for_pack() const {
-    return detail::view_allows_pack<N>(target);
-  }
+  template <int N> bool aligned_for_pack() const { return detail::view_allows_pack<N>(target); }
 };
 
 /// Wraps a user functor: any copyable callable on the compute type, f(x) or f(x, row, col).
 /// To run in the host reference too, its call operator must be __host__ __device__.
-template <class F>
-struct map_node : node_tag {
+template <class F> struct map_node : node_tag {
   static constexpr bool load_side = true, store_side = true;
   static constexpr char const* name = "user transform";
   F f;
 
   template <int N, class V, class Context>
   ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context&) const {
-ROWFUSE_UNROLL
+    ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j) {
       if constexpr (std::is_invocable_v<F const&, V, index_t, index_t>)
         x[j] = V(f(x[j], row, col0 + j));
@@ -194,38 +178,35 @@ ROWFUSE_UNROLL
     }
   }
   map_node bind(char const*, index_t, index_t) const { return *this; }
-  template <int N>
-  bool aligned_for_pack() const {
-    return true;
-  }
+  template <int N> bool aligned_for_pack() const { return true; }
 };
 
 // ---- the spellings users write ------------------------------------------------------------
 
-constexpr scale_node scale(float factor) { return {{}, factor}; }
+constexpr scale_node scale(float factor) {
+  return {{}, factor};
+}
 
-template <element T>
-constexpr bias_node<T const> bias(T const* vector) {
+template <element T> constexpr bias_node<T const> bias(T const* vector) {
   return {{}, dense(vector, 1)};
 }
 
-template <element T>
-constexpr add_node<T const> add(T const* operand, index_t ld = -1) {
+template <element T> constexpr add_node<T const> add(T const* operand, index_t ld = -1) {
   return {{}, dense(operand, -1, -1, ld)};
 }
-template <element T>
-constexpr add_node<T const> add(view<T> operand) {
-  return {{}, view<T const>{operand.data, operand.rows, operand.cols, operand.ld, operand.map,
-                            operand.broadcast_rows}};
+template <element T> constexpr add_node<T const> add(view<T> operand) {
+  return {{},
+          view<T const>{operand.data, operand.rows, operand.cols, operand.ld, operand.map,
+                        operand.broadcast_rows}};
 }
 
 template <mask_element M>
 constexpr mask_node<M const> mask(M const* mask, float fill = -INFINITY, index_t ld = -1) {
   return {{}, dense(mask, -1, -1, ld), fill};
 }
-template <mask_element M>
-constexpr mask_node<M const> mask(view<M> mask, float fill = -INFINITY) {
-  return {{}, view<M const>{mask.data, mask.rows, mask.cols, mask.ld, mask.map, mask.broadcast_rows},
+template <mask_element M> constexpr mask_node<M const> mask(view<M> mask, float fill = -INFINITY) {
+  return {{},
+          view<M const>{mask.data, mask.rows, mask.cols, mask.ld, mask.map, mask.broadcast_rows},
           fill};
 }
 
@@ -233,23 +214,20 @@ constexpr causal_mask_node causal_mask(index_t q_len, index_t offset = 0) {
   return {{}, q_len, offset};
 }
 
-template <element T>
-constexpr tee_node<T> tee(T* target, index_t ld = -1) {
+template <element T> constexpr tee_node<T> tee(T* target, index_t ld = -1) {
   static_assert(!std::is_const_v<T>,
                 "rowfuse: rf::tee writes its target: give it a non-const pointer or view");
   return {{}, dense(target, -1, -1, ld)};
 }
-template <element T>
-constexpr tee_node<T> tee(view<T> target) {
+template <element T> constexpr tee_node<T> tee(view<T> target) {
   static_assert(!std::is_const_v<T>,
                 "rowfuse: rf::tee writes its target: give it a non-const pointer or view");
   return {{}, target};
 }
 
 /// Spells out that a functor is a transform; piping the functor itself does the same.
-template <class F>
-constexpr map_node<F> map(F f) {
+template <class F> constexpr map_node<F> map(F f) {
   return {{}, f};
 }
 
-}  // namespace rowfuse
+} // namespace rowfuse

@@ -40,8 +40,7 @@ struct load_context {
 
 /// What a store-side node sees besides the values. `cols` makes the element's linear index
 /// (row * cols + col) for dropout; `amax` accumulates max |y| for rf::cast's amax output.
-template <class V>
-struct store_context {
+template <class V> struct store_context {
   index_t cols = 0;
   V amax = V(0);
 };
@@ -55,8 +54,9 @@ ROWFUSE_HD void apply_chain(boost::hana::tuple<Nodes...> const& nodes, V (&x)[N]
                             index_t col0, Context& context) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (boost::hana::at_c<I>(nodes).template apply<N>(x, row, col0, context), ...);
-  }(std::index_sequence_for<Nodes...>{});
+  }
+  (std::index_sequence_for<Nodes...>{});
 }
 
-}  // namespace detail
-}  // namespace rowfuse
+} // namespace detail
+} // namespace rowfuse

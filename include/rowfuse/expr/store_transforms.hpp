@@ -55,7 +55,8 @@ struct dropout_node : node_tag {
   ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context) const {
     // A load-side pass that only gathers statistics (emit = false) must not write the mask.
     bool emit = true;
-    if constexpr (requires { context.emit; }) emit = context.emit;
+    if constexpr (requires { context.emit; })
+      emit = context.emit;
     // The host reference (V = double) scales in double; kernels use the float 1 / (1 - p).
     V const scale = std::is_same_v<V, double> ? V(1) / (V(1) - V(p)) : V(keep_scale);
     std::uint64_t const first = std::uint64_t(row * context.cols + col0);
@@ -129,8 +130,7 @@ struct dropout_node : node_tag {
       bound.keep_mask = keep_mask.bind(where, "dropout keep_mask", rows, cols);
     return bound;
   }
-  template <int N>
-  bool aligned_for_pack() const {
+  template <int N> bool aligned_for_pack() const {
     return keep_mask.data == nullptr ||
            keep_mask.aligned_to(detail::pack_alignment<std::uint8_t, N>);
   }
@@ -142,8 +142,7 @@ struct dropout_node : node_tag {
 /// first for a fresh value). With `saturate`, out-of-range values (infinities too) become the
 /// largest finite T instead of inf or NaN. Must be the last store transform, and T must be the
 /// output view's element type.
-template <class T>
-struct cast_node : node_tag {
+template <class T> struct cast_node : node_tag {
   static constexpr bool load_side = false, store_side = true;
   static constexpr char const* name = "cast";
   using target_type = T;
@@ -153,12 +152,13 @@ struct cast_node : node_tag {
 
   template <int N, class V>
   ROWFUSE_HD void apply(V (&x)[N], index_t, index_t, store_context<V>& context) const {
-ROWFUSE_UNROLL
+    ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j) {
       if (amax != nullptr) {
         V const magnitude = x[j] < V(0) ? -x[j] : x[j];
         // NaN compares false and is left out of amax, as fmax would leave it out.
-        if (magnitude > context.amax) context.amax = magnitude;
+        if (magnitude > context.amax)
+          context.amax = magnitude;
       }
       x[j] *= V(scale);
     }
@@ -168,16 +168,11 @@ ROWFUSE_UNROLL
                     "must be finite and > 0");
     return *this;
   }
-  template <int N>
-  bool aligned_for_pack() const {
-    return true;
-  }
+  template <int N> bool aligned_for_pack() const { return true; }
 };
 
-template <class T>
-inline constexpr bool is_cast_node = false;
-template <class T>
-inline constexpr bool is_cast_node<cast_node<T>> = true;
+template <class T> inline constexpr bool is_cast_node = false;
+template <class T> inline constexpr bool is_cast_node<cast_node<T>> = true;
 
 // ---- the spellings users write ------------------------------------------------------------
 
@@ -193,4 +188,4 @@ constexpr cast_node<T> cast(float scale = 1.0f, float* amax = nullptr, bool satu
   return {{}, scale, amax, saturate};
 }
 
-}  // namespace rowfuse
+} // namespace rowfuse

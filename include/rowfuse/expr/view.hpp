@@ -24,42 +24,46 @@ namespace detail {
 /// target's leading dimensions; only those the view does not broadcast over are kept.
 struct row_map {
   int rank = 0;
-  index_t inner[max_leading_dims] = {};   // product of the target extents after dimension i
-  index_t extent[max_leading_dims] = {};  // the target extent of dimension i
-  index_t stride[max_leading_dims] = {};  // elements between rows one step apart in dimension i
+  index_t inner[max_leading_dims] = {};  // product of the target extents after dimension i
+  index_t extent[max_leading_dims] = {}; // the target extent of dimension i
+  index_t stride[max_leading_dims] = {}; // elements between rows one step apart in dimension i
 
   ROWFUSE_HD index_t offset(index_t row, index_t ld) const {
-    if (rank == 0) return row * ld;
+    if (rank == 0)
+      return row * ld;
     index_t result = 0;
-ROWFUSE_UNROLL
+    ROWFUSE_UNROLL
     for (int i = 0; i < max_leading_dims; ++i)
-      if (i < rank) result += (row / inner[i]) % extent[i] * stride[i];
+      if (i < rank)
+        result += (row / inner[i]) % extent[i] * stride[i];
     return result;
   }
 };
 
-}  // namespace detail
+} // namespace detail
 
-template <class T>
-struct view {
+template <class T> struct view {
   using element_type = T;
 
   T* data = nullptr;
-  index_t rows = -1;  // -1: the op's rows
-  index_t cols = -1;  // -1: the op's cols
-  index_t ld = -1;    // elements from one row to the next; -1: cols
+  index_t rows = -1; // -1: the op's rows
+  index_t cols = -1; // -1: the op's cols
+  index_t ld = -1;   // elements from one row to the next; -1: cols
   detail::row_map map{};
-  index_t broadcast_rows = -1;  // rows of the target shape of a broadcast view; -1: none
+  index_t broadcast_rows = -1; // rows of the target shape of a broadcast view; -1: none
 
   ROWFUSE_HD T* row(index_t r) const { return data + map.offset(r, ld); }
   ROWFUSE_HD T& at(index_t r, index_t c) const { return row(r)[c]; }
 
   /// Whether every row start is aligned to `bytes`, so packs of that many bytes never fault.
   bool aligned_to(std::size_t bytes) const {
-    if (reinterpret_cast<std::uintptr_t>(data) % bytes != 0) return false;
-    if (map.rank == 0) return std::size_t(ld) * sizeof(T) % bytes == 0;
+    if (reinterpret_cast<std::uintptr_t>(data) % bytes != 0)
+      return false;
+    if (map.rank == 0)
+      return std::size_t(ld) * sizeof(T) % bytes == 0;
     for (int i = 0; i < map.rank; ++i)
-      if (std::size_t(map.stride[i]) * sizeof(T) % bytes != 0) return false;
+      if (std::size_t(map.stride[i]) * sizeof(T) % bytes != 0)
+        return false;
     return true;
   }
 
@@ -69,9 +73,12 @@ struct view {
   view bind(char const* where, char const* name, index_t op_rows, index_t op_cols) const {
     view bound = *this;
     // -1 means "the op's"; any other negative value is an error the checks below report.
-    if (bound.rows == -1 && broadcast_rows < 0) bound.rows = op_rows;
-    if (bound.cols == -1) bound.cols = op_cols;
-    if (bound.ld == -1) bound.ld = bound.cols;
+    if (bound.rows == -1 && broadcast_rows < 0)
+      bound.rows = op_rows;
+    if (bound.cols == -1)
+      bound.cols = op_cols;
+    if (bound.ld == -1)
+      bound.ld = bound.cols;
     if (broadcast_rows >= 0) {
       if (broadcast_rows != op_rows)
         detail::fail(where, ": ", name, " broadcasts over ", broadcast_rows,
@@ -115,7 +122,8 @@ view<T> broadcast(T* data, std::initializer_list<index_t> shape,
   index_t const* o = over.begin();
   int const leading = int(over.size()) - 1;
   for (int i = 0; i < leading; ++i) {
-    if (o[i] < 0) detail::fail(where, ": over[", i, "] = ", o[i], " must be >= 0");
+    if (o[i] < 0)
+      detail::fail(where, ": over[", i, "] = ", o[i], " must be >= 0");
     if (s[i] != o[i] && s[i] != 1)
       detail::fail(where, ": shape[", i, "] = ", s[i], " must be 1 or over[", i, "] = ", o[i]);
   }
@@ -136,7 +144,8 @@ view<T> broadcast(T* data, std::initializer_list<index_t> shape,
   }
   v.broadcast_rows = inner;
   for (int i = 0; i < leading; ++i) {
-    if (s[i] == 1 || o[i] == 1) continue;  // broadcast dimension: adds nothing to the offset
+    if (s[i] == 1 || o[i] == 1)
+      continue; // broadcast dimension: adds nothing to the offset
     int const k = v.map.rank++;
     v.map.inner[k] = inners[i];
     v.map.extent[k] = o[i];
@@ -152,4 +161,4 @@ view<T> broadcast(T* data, std::initializer_list<index_t> shape,
   return v;
 }
 
-}  // namespace rowfuse
+} // namespace rowfuse

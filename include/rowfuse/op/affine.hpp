@@ -15,8 +15,7 @@ inline constexpr no_affine_t no_affine{};
 
 /// y = x_hat * gamma + beta; either may be absent (gamma = 1, beta = 0). For rmsnorm,
 /// `zero_centered` stores gamma as an offset from one: y = x_hat * (1 + gamma).
-template <class G, class B>
-struct affine_params {
+template <class G, class B> struct affine_params {
   view<G const> gamma;
   view<B const> beta;
   bool zero_centered = false;
@@ -27,8 +26,9 @@ struct affine_params {
       detail::fail(where, ": beta = ", static_cast<void const*>(beta.data),
                    " given, but rmsnorm has no shift: pass rf::affine(gamma) or "
                    "rf::zero_centered_gamma(gamma)");
-    bound.gamma = gamma.bind(where, "gamma", 1, cols);  // rf::affine(nullptr) is an error
-    if (beta.data != nullptr) bound.beta = beta.bind(where, "beta", 1, cols);  // beta is optional
+    bound.gamma = gamma.bind(where, "gamma", 1, cols); // rf::affine(nullptr) is an error
+    if (beta.data != nullptr)
+      bound.beta = beta.bind(where, "beta", 1, cols); // beta is optional
     return bound;
   }
 };
@@ -37,13 +37,11 @@ template <input_element G, input_element B>
 constexpr affine_params<G, B> affine(G const* gamma, B const* beta) {
   return {dense(gamma, 1), dense(beta, 1), false};
 }
-template <input_element G>
-constexpr affine_params<G, G> affine(G const* gamma) {
+template <input_element G> constexpr affine_params<G, G> affine(G const* gamma) {
   return {dense(gamma, 1), dense(static_cast<G const*>(nullptr), 1), false};
 }
 /// rmsnorm's y = x * rstd * (1 + gamma): gamma initialised at zero trains like one at one.
-template <input_element G>
-constexpr affine_params<G, G> zero_centered_gamma(G const* gamma) {
+template <input_element G> constexpr affine_params<G, G> zero_centered_gamma(G const* gamma) {
   return {dense(gamma, 1), dense(static_cast<G const*>(nullptr), 1), true};
 }
 
@@ -55,10 +53,8 @@ struct row_stats {
 
 namespace detail {
 
-template <class A>
-inline constexpr bool is_affine = std::is_same_v<A, no_affine_t>;
-template <class G, class B>
-inline constexpr bool is_affine<affine_params<G, B>> = true;
+template <class A> inline constexpr bool is_affine = std::is_same_v<A, no_affine_t>;
+template <class G, class B> inline constexpr bool is_affine<affine_params<G, B>> = true;
 
-}  // namespace detail
-}  // namespace rowfuse
+} // namespace detail
+} // namespace rowfuse
