@@ -195,8 +195,13 @@ template <class Affine> struct layernorm {
 
   /// Every lane computes the same hi from the same total (butterfly sums are bitwise equal on
   /// every lane, CUB's total is broadcast), so the deviations of all lanes share one origin.
+  /// hi must be a rounded float: __fdividef is a multiply by a reciprocal, which nvcc fused with
+  /// phase 2's x - hi into one FMA, so x - hi was taken from the unrounded quotient (700000.022
+  /// for a row of 7e5 at 33 columns). Phase 2 then centred on a different hi than finalize2
+  /// reports as the mean, and a constant row got x - hi = 0.022 inexactly summed: variance
+  /// 1.5e-11, rstd 8 ulps off (H100). __fmul_rn is never contracted.
   static __device__ float pivot(float row_sum, index_t cols) {
-    return __fdividef(row_sum, float(cols));
+    return __fmul_rn(row_sum, __frcp_rn(float(cols)));
   }
 
   template <int K>
