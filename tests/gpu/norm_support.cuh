@@ -71,45 +71,13 @@ template <class T> double tolerance(double exact, double absolute) {
     return test::ulp<T>(exact) + absolute;
 }
 
-/// Whether v is still the poison pattern (all 0xFF bytes).
-template <class T> bool is_poison(T const& v) {
-  unsigned char bytes[sizeof(T)];
-  std::memcpy(bytes, &v, sizeof(T));
-  return std::all_of(bytes, bytes + sizeof(T), [](unsigned char b) { return b == 0xFF; });
-}
-
 /// Every element of a [rows, cols] output (row stride ld, first element at offset) against the
-/// exact values, with the tolerance above. The poison pattern itself is never a result (the
-/// kernels' NaN is the canonical 0x7F.. one), so a NaN expected where nothing was written
-/// fails too.
+/// exact values, with the tolerance above (test::compare_within: poison never passes).
 template <class T>
 test::mismatch_report compare(std::vector<T> const& got, std::vector<double> const& exact,
                               long rows, long cols, long ld, long offset, double absolute) {
-  test::mismatch_report r;
-  for (long i = 0; i < rows; ++i) {
-    for (long j = 0; j < cols; ++j) {
-      double const g = rf::detail::widen<double>(got[std::size_t(offset + i * ld + j)]);
-      double const e = exact[std::size_t(i * cols + j)];
-      ++r.checked;
-      bool ok;
-      if (is_poison(got[std::size_t(offset + i * ld + j)]))
-        ok = false; // never written
-      else if (std::isnan(e))
-        ok = std::isnan(g);
-      else if (std::isinf(e))
-        ok = g == e;
-      else
-        ok = !std::isnan(g) && std::fabs(g - e) <= tolerance<T>(e, absolute);
-      if (!ok && r.bad++ == 0) {
-        std::ostringstream s;
-        s.precision(10);
-        s << "row " << i << " col " << j << ": got " << g << ", exact " << e << ", tolerance "
-          << tolerance<T>(e, absolute);
-        r.first = s.str();
-      }
-    }
-  }
-  return r;
+  return test::compare_within(got, exact, rows, cols, ld, offset,
+                              [&](double e) { return tolerance<T>(e, absolute); });
 }
 
 /// Saved statistics (rows + 1 elements, the last must stay poisoned: one per row, no more)
@@ -139,7 +107,7 @@ inline test::mismatch_report compare_stats(std::vector<float> const& mean,
     double const want_rstd = rstd_ref[std::size_t(i)], got_rstd = rstd[std::size_t(i)];
     ++r.checked;
     bool const rstd_ok =
-        !is_poison(rstd[std::size_t(i)]) &&
+        !test::is_poison(rstd[std::size_t(i)]) &&
         (std::isnan(want_rstd) ? std::isnan(got_rstd)
                                : std::fabs(got_rstd - want_rstd) <= 1e-5 * std::fabs(want_rstd));
     if (!rstd_ok)
@@ -150,16 +118,16 @@ inline test::mismatch_report compare_stats(std::vector<float> const& mean,
     ++r.checked;
     double const spread = 1.0 / want_rstd;
     bool const mean_ok =
-        !is_poison(mean[std::size_t(i)]) &&
+        !test::is_poison(mean[std::size_t(i)]) &&
         (std::isnan(want)   ? std::isnan(got)
          : std::isinf(want) ? !std::isfinite(got)
                             : std::fabs(got - want) <= 0x1p-22 * std::fabs(want) + 1e-6 * spread);
     if (!mean_ok)
       fail("mean", i, got, want);
   }
-  if (!is_poison(rstd[std::size_t(rows)]))
+  if (!test::is_poison(rstd[std::size_t(rows)]))
     fail("rstd past the last row", rows, rstd[std::size_t(rows)], 0);
-  if (!mean.empty() && !is_poison(mean[std::size_t(rows)]))
+  if (!mean.empty() && !test::is_poison(mean[std::size_t(rows)]))
     fail("mean past the last row", rows, mean[std::size_t(rows)], 0);
   return r;
 }

@@ -122,33 +122,27 @@ TEST_CASE("bad arguments and impossible forced plans raise rowfuse::error") {
   thrust::device_vector<float> x(64, 1.0f), y(64);
   auto const xp = static_cast<float const*>(thrust::raw_pointer_cast(x.data()));
   auto* const yp = thrust::raw_pointer_cast(y.data());
-  auto message = [](auto&& f) {
-    try {
-      f();
-    } catch (rf::error const& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  CHECK(message([&] { rf::softmax(rf::load(xp, 4, 16, 8), rf::store(yp)); }).find("ld = 8") !=
-        std::string::npos);
-  CHECK(message([&] { rf::softmax(rf::load(xp, -1, 16), rf::store(yp)); }).find("rows = -1") !=
-        std::string::npos);
-  CHECK(message([&] {
+  CHECK(test::error_message([&] {
+          rf::softmax(rf::load(xp, 4, 16, 8), rf::store(yp));
+        }).find("ld = 8") != std::string::npos);
+  CHECK(test::error_message([&] {
+          rf::softmax(rf::load(xp, -1, 16), rf::store(yp));
+        }).find("rows = -1") != std::string::npos);
+  CHECK(test::error_message([&] {
           rf::softmax(rf::load(xp, 2, 16), rf::store(static_cast<float*>(nullptr)));
         }).find("null") != std::string::npos);
-  CHECK(message([&] {
+  CHECK(test::error_message([&] {
           rf::softmax(rf::load(xp, 2, 16), rf::store(yp) | rf::dropout(1.0f, 1));
         }).find("dropout p = 1") != std::string::npos);
   CHECK(
-      message([&] {
+      test::error_message([&] {
         rf::softmax(rf::load(xp, 1, 5000), rf::store(yp), nullptr, {rf::engine_kind::warp_rows, 0});
       }).find("cannot run cols = 5000") != std::string::npos);
-  CHECK(message([&] {
+  CHECK(test::error_message([&] {
           rf::softmax(rf::load(xp + 1, 2, 16), rf::store(yp), nullptr,
                       {rf::engine_kind::automatic, 4});
         }).find("pack = 4") != std::string::npos);
-  CHECK(message([&] {
+  CHECK(test::error_message([&] {
           rf::layernorm(rf::load(xp, 2, 16), rf::store(yp), rf::no_affine, 0.0f);
         }).find("eps = 0") != std::string::npos);
 }

@@ -90,33 +90,67 @@ struct mismatch_report {
   std::string first;
 };
 
-/// Compares every element of a [rows, cols] output (row stride ld) with the exact values.
-template <class T>
-mismatch_report compare(std::vector<T> const& got, std::vector<double> const& exact, long rows,
-                        long cols, long ld, long offset, double fp32_abs = 0.0) {
+/// Whether v is still the poison pattern (all 0xFF bytes). The kernels' NaN is the canonical
+/// 0x7F.. one, so the poison itself is never a result: an element expected to be NaN that was
+/// never written fails too.
+template <class T> bool is_poison(T const& v) {
+  unsigned char bytes[sizeof(T)];
+  std::memcpy(bytes, &v, sizeof(T));
+  for (unsigned char b : bytes)
+    if (b != 0xFF)
+      return false;
+  return true;
+}
+
+/// Compares every element of a [rows, cols] output (row stride ld, first element at offset) with
+/// the exact values; `tolerance(exact)` is the bound for one element.
+template <class T, class Tolerance>
+mismatch_report compare_within(std::vector<T> const& got, std::vector<double> const& exact,
+                               long rows, long cols, long ld, long offset, Tolerance tolerance) {
   mismatch_report r;
   for (long i = 0; i < rows; ++i) {
     for (long j = 0; j < cols; ++j) {
-      double const g = rf::detail::widen<double>(got[std::size_t(offset + i * ld + j)]);
+      T const raw = got[std::size_t(offset + i * ld + j)];
+      double const g = rf::detail::widen<double>(raw);
       double const e = exact[std::size_t(i * cols + j)];
       ++r.checked;
       bool ok;
-      if (std::isnan(e))
+      if (is_poison(raw))
+        ok = false; // never written
+      else if (std::isnan(e))
         ok = std::isnan(g);
       else if (std::isinf(e))
         ok = g == e;
       else
-        ok = !std::isnan(g) && std::fabs(g - e) <= tolerance<T>(e, fp32_abs);
+        ok = !std::isnan(g) && std::fabs(g - e) <= tolerance(e);
       if (!ok && r.bad++ == 0) {
         std::ostringstream s;
         s.precision(10);
         s << "row " << i << " col " << j << ": got " << g << ", exact " << e << ", tolerance "
-          << tolerance<T>(e, fp32_abs);
+          << tolerance(e);
         r.first = s.str();
       }
     }
   }
   return r;
+}
+
+/// compare_within with the per-type tolerance above.
+template <class T>
+mismatch_report compare(std::vector<T> const& got, std::vector<double> const& exact, long rows,
+                        long cols, long ld, long offset, double fp32_abs = 0.0) {
+  return compare_within(got, exact, rows, cols, ld, offset,
+                        [&](double e) { return tolerance<T>(e, fp32_abs); });
+}
+
+/// What f() throws as rowfuse::error, or "no error".
+template <class F> std::string error_message(F&& f) {
+  try {
+    f();
+  } catch (rf::error const& e) {
+    return std::string(e.what());
+  }
+  return std::string("no error");
 }
 
 #define CHECK_MATCHES(report)                                                                      \
