@@ -10,10 +10,11 @@ Writes, as PNG and SVG:
 """
 
 import argparse
-import csv
 import math
 import os
 import sys
+
+from results_csv import read
 
 OPS = ["softmax", "log_softmax", "layernorm", "rmsnorm",
        "attention", "residual", "residual_tee", "layernorm_fp8"]
@@ -36,25 +37,6 @@ STYLE = {  # impl: (label, colour, marker)
 }
 HEADLINE_OPS = ["softmax", "layernorm", "attention", "residual"]
 COPY_LABEL = "copy of the same bytes (the ceiling)"
-
-
-def read(paths):
-    rows = []
-    for path in paths:
-        with open(path, newline="") as f:
-            lines = [line for line in f if not line.startswith("#")]
-        for r in csv.DictReader(lines):
-            # A run cut off by full-run.sh's timeout can leave a half-written last line: skip
-            # it rather than fail on it (or plot it at a width it never had).
-            try:
-                int(r.get("cols") or "")
-            except ValueError:
-                print(f"plot.py: {path}: skipping a malformed row: "
-                      f"{','.join(str(v) for v in r.values() if v)}", file=sys.stderr)
-                continue
-            if r.get("op") and r.get("impl") and r.get("dtype"):
-                rows.append(r)
-    return rows
 
 
 def series(rows, op, dtype, impl):

@@ -16,6 +16,8 @@ import os
 import re
 import sys
 
+from results_csv import read
+
 OPS = ["softmax", "log_softmax", "layernorm", "rmsnorm",
        "attention", "residual", "residual_tee", "layernorm_fp8"]
 DTYPES = ["fp32", "fp16", "bf16"]
@@ -39,24 +41,6 @@ RATIO_TARGETS = [
 SPEEDUP_TARGETS = [(["attention", "residual", "residual_tee"], 128, 32768, 3.0)]
 
 BEGIN, END = "<!-- summarize:begin -->", "<!-- summarize:end -->"
-
-
-def read(paths):
-    rows = []
-    for path in paths:
-        with open(path, newline="") as f:
-            for r in csv.DictReader(line for line in f if not line.startswith("#")):
-                # A run cut off by full-run.sh's timeout can leave a half-written last line:
-                # skip it rather than fail on it.
-                try:
-                    int(r.get("cols") or "")
-                except ValueError:
-                    print(f"summarize.py: {path}: skipping a malformed row: "
-                          f"{','.join(str(v) for v in r.values() if v)}", file=sys.stderr)
-                    continue
-                if r.get("op") and r.get("impl") and r.get("dtype"):
-                    rows.append(r)
-    return rows
 
 
 def read_anchors(directory):

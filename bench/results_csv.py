@@ -1,0 +1,24 @@
+"""Reading rowfuse-bench / peers.py CSVs (one schema), shared by plot.py and summarize.py."""
+import csv
+import os
+import sys
+
+
+def read(paths):
+    """The rows of every CSV in `paths` as dicts; '#' lines are comments. A run cut off by
+    full-run.sh's timeout can leave a half-written last line: it is skipped, with a word on
+    stderr, rather than failing the script (or being drawn at a width it never had)."""
+    tool = os.path.basename(sys.argv[0])
+    rows = []
+    for path in paths:
+        with open(path, newline="") as f:
+            for r in csv.DictReader(line for line in f if not line.startswith("#")):
+                try:
+                    int(r.get("cols") or "")
+                except ValueError:
+                    print(f"{tool}: {path}: skipping a malformed row: "
+                          f"{','.join(str(v) for v in r.values() if v)}", file=sys.stderr)
+                    continue
+                if r.get("op") and r.get("impl") and r.get("dtype"):
+                    rows.append(r)
+    return rows
