@@ -324,7 +324,8 @@ def main():
                         f"{gbps / copy_gbps:.2f} of copy, {time.monotonic() - start:.0f} s")
                 print(("\r" + line + "\x1b[K") if tty else line, file=sys.stderr,
                       end="" if tty else "\n", flush=True)
-            del inputs
+            # Drop this case's tensors (both names hold them) before the next case allocates.
+            made = inputs = None
             if index % 16 == 15:
                 torch.cuda.empty_cache()
     if tty:

@@ -279,6 +279,46 @@ TEST_CASE("the decision does not depend on the pack width or the pack's alignmen
   }
 }
 
+TEST_CASE("draw<N> gives the documented decisions as bits, for widths 1-32 at every residue") {
+  // The kernels draw ahead (draw<N>, then apply with the bits) where the reference and the
+  // engines that do not draw ahead call apply alone: both must give the documented decision.
+  u64 const seed = 0x9e3779b97f4a7c15ull, offset = 77;
+  float const p = 0.3f;
+  index_t const rows = 3, cols = 45;
+  std::vector<double> const x = random_values(std::size_t(rows * cols), 5);
+  auto const node = rf::dropout(p, seed, offset).bind("test", rows, cols);
+  auto check_width = [&]<int N>(std::integral_constant<int, N>) {
+    CAPTURE(N);
+    for (index_t r = 0; r < rows; ++r)
+      for (index_t col0 = 0; col0 + N <= cols; ++col0) {
+        CAPTURE(r);
+        CAPTURE(col0);
+        std::uint32_t const bits = node.draw<N>(r, col0, cols);
+        if constexpr (N < 32)
+          REQUIRE((bits >> N) == 0u); // nothing past the pack
+        float drawn[N], direct[N];
+        for (int j = 0; j < N; ++j) {
+          u64 const i = u64(r * cols + col0 + j);
+          REQUIRE(((bits >> j) & 1u) == u32(expected_keep(p, seed, offset, i)));
+          drawn[j] = direct[j] = float(x[std::size_t(i)]);
+        }
+        rf::store_context<float> context{cols, 0.0f};
+        node.apply<N>(drawn, r, col0, context, bits);
+        node.apply<N>(direct, r, col0, context);
+        for (int j = 0; j < N; ++j)
+          REQUIRE(drawn[j] == direct[j]);
+      }
+  };
+  check_width(std::integral_constant<int, 1>{});
+  check_width(std::integral_constant<int, 3>{});
+  check_width(std::integral_constant<int, 4>{});
+  check_width(std::integral_constant<int, 8>{});
+  check_width(std::integral_constant<int, 12>{});
+  check_width(std::integral_constant<int, 16>{});
+  check_width(std::integral_constant<int, 18>{});
+  check_width(std::integral_constant<int, 32>{});
+}
+
 TEST_CASE("element indices past 2^35 (block index past 2^32) use the full 64-bit counter") {
   // 8.4e10 elements: nothing is allocated. cols is a multiple of 8, so packs of 8 at col0 % 8 == 0
   // take the aligned path and col0 % 8 == 4 the general one; packs of 4 take the half-block path.

@@ -157,6 +157,16 @@ TEST_CASE("philox_quad puts the quad in counter words 0-1, the offset in words 2
       REQUIRE(words(philox_quad(seed, offset, quad)) == independent_philox(c, k, 10));
     }
   }
+  SUBCASE("with the key schedule computed ahead (what rf::dropout's kernels use)") {
+    std::mt19937_64 rng(7);
+    for (int i = 0; i < 5000; ++i) {
+      u64 const seed = i < 2 ? u64(i) * ~u64{0} : rng(), offset = rng(), quad = rng();
+      std::array<u32, 4> const c{u32(quad), u32(quad >> 32), u32(offset), u32(offset >> 32)};
+      std::array<u32, 2> const k{u32(seed), u32(seed >> 32)};
+      auto const keys = rowfuse::detail::philox_key_schedule(seed);
+      REQUIRE(words(philox_quad(keys, offset, quad)) == independent_philox(c, k, 10));
+    }
+  }
   SUBCASE("the high words matter") {
     // A 32-bit truncation of any argument would make these equal.
     CHECK(words(philox_quad(1, 2, 3)) != words(philox_quad(1, 2, 3 + (u64{1} << 32))));

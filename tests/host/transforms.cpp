@@ -4,6 +4,8 @@
 // through store<N> and the host reference.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -524,6 +526,46 @@ TEST_CASE("a long chain equals its formula written out, in packs of 1 and 4 and 
       else
         REQUIRE(yf[i] == want);
     }
+}
+
+TEST_CASE("the engines' split: every read of a row first, then draws and chains, equals load") {
+  // register_kernel issues the operand reads of all of a row's packs, then reads the input and
+  // runs each pack's draw and chain; the streaming engines call load<N>. Same values, same tee
+  // and keep-mask writes.
+  index_t const rows = 6, cols = 16;
+  auto const xs = random_floats(std::size_t(rows * cols), 30);
+  auto const bs = random_floats(std::size_t(cols), 31);
+  auto const as = random_floats(std::size_t(rows * cols), 32);
+  auto const ms = random_mask(std::size_t(rows * cols), 33);
+  std::vector<float> tee_load(std::size_t(rows * cols), -1.0f), tee_split = tee_load;
+  std::vector<std::uint8_t> keep_load(std::size_t(rows * cols), 7), keep_split = keep_load;
+  auto const expr = [&](float* tee, std::uint8_t* keep) {
+    return rf::load(xs.data(), rows, cols) | rf::bias(bs.data()) | rf::dropout(0.25f, 3, 4, keep) |
+           rf::add(as.data()) | rf::mask(ms.data(), -9.0f) | rf::tee(tee);
+  };
+  auto const by_load = rf::bind(expr(tee_load.data(), keep_load.data()), "test");
+  auto const split = rf::bind(expr(tee_split.data(), keep_split.data()), "test");
+  constexpr int N = 4, P = 4; // one row: 4 packs of 4
+  for (index_t r = 0; r < rows; ++r) {
+    rf::load_context context{true, cols};
+    typename decltype(split)::template reads_type<N> reads[P];
+    for (int p = 0; p < P; ++p)
+      reads[p] = split.read<N>(r, p * N);
+    for (int p = 0; p < P; ++p) {
+      float raw[N], x[N], want[N];
+      split.read_input<N>(r, p * N, raw);
+      split.transform<N>(raw, r, p * N, x, context, reads[p], split.draw<N>(r, p * N, cols));
+      by_load.load<N>(r, p * N, want, context);
+      for (int j = 0; j < N; ++j)
+        REQUIRE(same(x[j], want[j]));
+    }
+  }
+  REQUIRE(tee_split == tee_load);
+  REQUIRE(keep_split == keep_load);
+  // The keep mask was written everywhere and says both things.
+  REQUIRE(std::count(keep_load.begin(), keep_load.end(), std::uint8_t(7)) == 0);
+  REQUIRE(std::count(keep_load.begin(), keep_load.end(), std::uint8_t(1)) > 0);
+  REQUIRE(std::count(keep_load.begin(), keep_load.end(), std::uint8_t(0)) > 0);
 }
 
 TEST_CASE("chain_allows_pack checks every operand's alignment and row stride") {

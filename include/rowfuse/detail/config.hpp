@@ -18,8 +18,11 @@ using index_t = std::int64_t;
 #define ROWFUSE_HD __host__ __device__ __forceinline__
 
 /// Full unrolling of the short fixed loops over a pack; a no-op for the host compiler.
+/// ROWFUSE_NO_UNROLL keeps a loop a loop (one expensive body at a time).
 #if defined(__CUDACC__)
 #define ROWFUSE_UNROLL _Pragma("unroll")
+#define ROWFUSE_NO_UNROLL _Pragma("unroll 1")
 #else
 #define ROWFUSE_UNROLL
+#define ROWFUSE_NO_UNROLL
 #endif

@@ -50,6 +50,41 @@ ROWFUSE_HD philox_u32x4 philox4x32_10(philox_u32x4 counter, philox_key key) {
   return counter;
 }
 
+/// The round keys of philox4x32_10 for one key: round r uses key + r * (weyl0, weyl1). Computed
+/// once on the host (rf::dropout's bind), they reach a kernel as launch parameters, which the
+/// rounds' XORs read straight from the constant bank: computed in the kernel, they took 20
+/// registers a thread wherever the compiler did not keep them in uniform registers.
+struct philox_schedule {
+  std::uint32_t k[philox_constants::rounds][2];
+};
+
+inline philox_schedule philox_key_schedule(std::uint64_t seed) {
+  philox_schedule keys{};
+  std::uint32_t k0 = static_cast<std::uint32_t>(seed), k1 = static_cast<std::uint32_t>(seed >> 32);
+  for (int round = 0; round < philox_constants::rounds; ++round) {
+    keys.k[round][0] = k0;
+    keys.k[round][1] = k1;
+    k0 += philox_constants::weyl0;
+    k1 += philox_constants::weyl1;
+  }
+  return keys;
+}
+
+/// philox4x32_10 with the key schedule computed ahead.
+ROWFUSE_HD philox_u32x4 philox4x32_10(philox_u32x4 counter, philox_schedule const& keys) {
+  using namespace philox_constants;
+  ROWFUSE_UNROLL
+  for (int round = 0; round < rounds; ++round) {
+    std::uint32_t const hi0 = mul_hi_u32(multiplier0, counter.v[0]);
+    std::uint32_t const lo0 = multiplier0 * counter.v[0];
+    std::uint32_t const hi1 = mul_hi_u32(multiplier1, counter.v[2]);
+    std::uint32_t const lo1 = multiplier1 * counter.v[2];
+    counter = {
+        {hi1 ^ counter.v[1] ^ keys.k[round][0], lo1, hi0 ^ counter.v[3] ^ keys.k[round][1], lo0}};
+  }
+  return counter;
+}
+
 /// The four 32-bit words of block q of a stream (q in counter words 0-1, the caller's offset in
 /// words 2-3, the seed as key). rf::dropout reads them as eight 16-bit numbers, one per element:
 /// element i takes half i % 2 of word (i % 8) / 2 of block i / 8.
@@ -59,6 +94,15 @@ ROWFUSE_HD philox_u32x4 philox_quad(std::uint64_t seed, std::uint64_t offset, st
                         static_cast<std::uint32_t>(offset >> 32)}};
   philox_key key{{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
   return philox4x32_10(counter, key);
+}
+
+/// philox_quad with the seed's key schedule computed ahead (philox_key_schedule(seed)).
+ROWFUSE_HD philox_u32x4 philox_quad(philox_schedule const& keys, std::uint64_t offset,
+                                    std::uint64_t quad) {
+  philox_u32x4 counter{{static_cast<std::uint32_t>(quad), static_cast<std::uint32_t>(quad >> 32),
+                        static_cast<std::uint32_t>(offset),
+                        static_cast<std::uint32_t>(offset >> 32)}};
+  return philox4x32_10(counter, keys);
 }
 
 } // namespace rowfuse::detail

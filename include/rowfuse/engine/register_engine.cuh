@@ -133,19 +133,37 @@ __global__ void __launch_bounds__(Config::block_threads)
     } else if constexpr (slots == 1) {
       detail::async_copy_wait<0>();
     }
-    // Issue every load of the row before any arithmetic depends on one.
+    // Issue every operand's loads for the row before any arithmetic depends on one: inside the
+    // chain, an operand's load waited for the arithmetic of the nodes before it (residual: a
+    // second round trip a pack).
+    typename Load::template reads_type<N> reads[P];
+    ROWFUSE_UNROLL
+    for (int p = 0; p < P; ++p)
+      if (row_ok && p < valid_packs)
+        reads[p] = load.template read<N>(row, col_of(p));
+    // The store side's index-only work (dropout's Philox) runs right after the input's load is
+    // issued, while it is in flight, rather than after the statistics, where a one-pack lane
+    // has nothing to overlap it with. Only there: ptxas registers a thread, fp16 softmax ->
+    // dropout, after -> ahead: warp_rows 1 pack 36 -> 40; 2 packs and staged 128 x 4 took 10-30
+    // more (and a staged row has no load in flight to hide the draws behind).
+    constexpr bool draw_store_ahead = !staged && P == 1;
+    typename Store::template draws_type<N> store_draws[P];
+    // Pack by pack (reading the input ahead in a loop of its own, like the operands, cost the
+    // staged shapes 20-25 registers: 128 x 4 68 -> 93, 1024 x 4 spilled).
     float v[P * N];
     ROWFUSE_UNROLL
     for (int p = 0; p < P; ++p) {
       if (row_ok && p < valid_packs) {
-        float x[N];
-        if constexpr (staged) {
-          input_t raw[N];
+        input_t raw[N];
+        if constexpr (staged)
           detail::load_pack<N>(staged_pack(slot, p), raw);
-          load.template transform<N>(raw, row, col_of(p), x, load_ctx);
-        } else {
-          load.template load<N>(row, col_of(p), x, load_ctx);
-        }
+        else
+          load.template read_input<N>(row, col_of(p), raw);
+        if constexpr (draw_store_ahead)
+          store_draws[p] = store.template draw<N>(row, col_of(p), cols);
+        float x[N];
+        load.template transform<N>(raw, row, col_of(p), x, load_ctx, reads[p],
+                                   load.template draw<N>(row, col_of(p), cols));
         ROWFUSE_UNROLL
         for (int j = 0; j < N; ++j)
           v[p * N + j] = x[j];
@@ -168,7 +186,10 @@ __global__ void __launch_bounds__(Config::block_threads)
           for (int j = 0; j < N; ++j)
             y[j] = v[p * N + j];
           finish(y, col_of(p));
-          store.template store<N>(row, col_of(p), y, store_ctx);
+          if constexpr (draw_store_ahead)
+            store.template store<N>(row, col_of(p), y, store_ctx, store_draws[p]);
+          else
+            store.template store<N>(row, col_of(p), y, store_ctx);
         }
       }
     };

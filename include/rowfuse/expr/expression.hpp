@@ -41,23 +41,48 @@ template <class T, class... Nodes> struct load_expr {
   index_t rows() const { return input.rows; }
   index_t cols() const { return input.cols; }
 
+  /// What the chain's nodes read (operand packs) and draw (dropout's bits) for one pack.
+  template <int N> using reads_type = detail::read_chain_t<N, Nodes...>;
+  template <int N> using draws_type = detail::draw_chain_t<N, Nodes...>;
+
   /// x[j] = chain(input(row, col0 + j)). `context.emit` decides whether tee nodes write.
   template <int N, class V>
   ROWFUSE_HD void load(index_t row, index_t col0, V (&x)[N], load_context& context) const {
     T raw[N];
+    read_input<N>(row, col0, raw);
+    auto const reads = read<N>(row, col0);
+    transform(raw, row, col0, x, context, reads, draw<N>(row, col0, context.cols));
+  }
+
+  /// The input's pack at (row, col0), one vector load.
+  template <int N> ROWFUSE_HD void read_input(index_t row, index_t col0, T (&raw)[N]) const {
     detail::load_pack<N>(input.row(row) + col0, raw);
-    transform(raw, row, col0, x, context);
+  }
+  /// The nodes' operand packs at (row, col0): issue with the input's load.
+  template <int N> ROWFUSE_HD reads_type<N> read(index_t row, index_t col0) const {
+    return detail::read_chain<N>(nodes, row, col0);
+  }
+  /// The nodes' index-only arithmetic at (row, col0): run while the loads are in flight.
+  template <int N> ROWFUSE_HD draws_type<N> draw(index_t row, index_t col0, index_t cols) const {
+    return detail::draw_chain<N>(nodes, row, col0, cols);
   }
 
   /// x[j] = chain(raw[j]), raw[j] the input at (row, col0 + j) already fetched (an engine that
-  /// stages the input through shared memory).
+  /// stages the input through shared memory, or reads it ahead), with the nodes' reads and draws
+  /// at the same place.
   template <int N, class V>
   ROWFUSE_HD void transform(T const (&raw)[N], index_t row, index_t col0, V (&x)[N],
-                            load_context& context) const {
+                            load_context& context, reads_type<N> const& reads,
+                            draws_type<N> const& draws) const {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
       x[j] = detail::widen<V>(raw[j]);
-    detail::apply_chain(nodes, x, row, col0, context);
+    detail::apply_chain(nodes, x, row, col0, context, reads, draws);
+  }
+  template <int N, class V>
+  ROWFUSE_HD void transform(T const (&raw)[N], index_t row, index_t col0, V (&x)[N],
+                            load_context& context) const {
+    transform(raw, row, col0, x, context, read<N>(row, col0), draw<N>(row, col0, context.cols));
   }
 };
 
@@ -82,10 +107,24 @@ template <class T, class... Nodes> struct store_expr {
       return false;
   }
 
+  /// The nodes' index-only arithmetic at (row, col0) (dropout's bits): an engine runs it
+  /// before the row's statistics, while the row's loads are in flight.
+  template <int N> using draws_type = detail::draw_chain_t<N, Nodes...>;
+  template <int N> ROWFUSE_HD draws_type<N> draw(index_t row, index_t col0, index_t cols) const {
+    return detail::draw_chain<N>(nodes, row, col0, cols);
+  }
+
   /// Runs the chain over y and writes output(row, col0 + j) = round(chain(y[j])).
   template <int N, class V>
   ROWFUSE_HD void store(index_t row, index_t col0, V (&y)[N], store_context<V>& context) const {
-    detail::apply_chain(nodes, y, row, col0, context);
+    store(row, col0, y, context, draw<N>(row, col0, context.cols));
+  }
+  /// The same with the draws made ahead by draw<N>(row, col0, cols).
+  template <int N, class V>
+  ROWFUSE_HD void store(index_t row, index_t col0, V (&y)[N], store_context<V>& context,
+                        draws_type<N> const& draws) const {
+    detail::apply_chain(nodes, y, row, col0, context, detail::read_chain<N>(nodes, row, col0),
+                        draws);
     T raw[N];
     bool const saturate = saturates();
     ROWFUSE_UNROLL

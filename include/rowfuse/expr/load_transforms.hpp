@@ -15,14 +15,22 @@ namespace rowfuse {
 
 namespace detail {
 
+/// The operand's pack at (row, col0 .. col0 + N), one vector load, not yet widened.
+template <int N, class T>
+ROWFUSE_HD raw_pack<std::remove_cv_t<T>, N> read_operand(view<T> const& operand, index_t row,
+                                                         index_t col0) {
+  raw_pack<std::remove_cv_t<T>, N> pack;
+  load_pack<N>(operand.row(row) + col0, pack.v);
+  return pack;
+}
+
 /// Reads x[j] = operand(row, col0 + j) widened to V, with one vector load per pack.
 template <int N, class V, class T>
 ROWFUSE_HD void load_operand(view<T> const& operand, index_t row, index_t col0, V (&out)[N]) {
-  std::remove_cv_t<T> raw[N];
-  load_pack<N>(operand.row(row) + col0, raw);
+  auto const pack = read_operand<N>(operand, row, col0);
   ROWFUSE_UNROLL
   for (int j = 0; j < N; ++j)
-    out[j] = widen<V>(raw[j]);
+    out[j] = widen<V>(pack.v[j]);
 }
 
 template <int N, class T> bool view_allows_pack(view<T> const& v) {
@@ -53,13 +61,18 @@ template <class T> struct bias_node : node_tag {
   static constexpr char const* name = "bias";
   view<T const> vector; // one row, broadcast to every row
 
-  template <int N, class V, class Context>
-  ROWFUSE_HD void apply(V (&x)[N], index_t, index_t col0, Context&) const {
-    V b[N];
-    detail::load_operand<N>(vector, 0, col0, b);
+  template <int N> ROWFUSE_HD auto read(index_t, index_t col0) const {
+    return detail::read_operand<N>(vector, 0, col0);
+  }
+  template <int N, class V, class Context, class Pack>
+  ROWFUSE_HD void apply(V (&x)[N], index_t, index_t, Context&, Pack const& b) const {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
-      x[j] += b[j];
+      x[j] += detail::widen<V>(b.v[j]);
+  }
+  template <int N, class V, class Context>
+  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context) const {
+    apply<N>(x, row, col0, context, read<N>(row, col0));
   }
   bias_node bind(char const* where, index_t, index_t cols) const {
     bias_node bound = *this;
@@ -75,13 +88,18 @@ template <class T> struct add_node : node_tag {
   static constexpr char const* name = "add";
   view<T const> operand;
 
-  template <int N, class V, class Context>
-  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context&) const {
-    V a[N];
-    detail::load_operand<N>(operand, row, col0, a);
+  template <int N> ROWFUSE_HD auto read(index_t row, index_t col0) const {
+    return detail::read_operand<N>(operand, row, col0);
+  }
+  template <int N, class V, class Context, class Pack>
+  ROWFUSE_HD void apply(V (&x)[N], index_t, index_t, Context&, Pack const& a) const {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
-      x[j] += a[j];
+      x[j] += detail::widen<V>(a.v[j]);
+  }
+  template <int N, class V, class Context>
+  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context) const {
+    apply<N>(x, row, col0, context, read<N>(row, col0));
   }
   add_node bind(char const* where, index_t rows, index_t cols) const {
     return {{}, operand.bind(where, "add operand", rows, cols)};
@@ -97,14 +115,19 @@ template <class M> struct mask_node : node_tag {
   view<M const> mask;
   float fill;
 
-  template <int N, class V, class Context>
-  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context&) const {
-    std::remove_cv_t<M> m[N];
-    detail::load_pack<N>(mask.row(row) + col0, m);
+  template <int N> ROWFUSE_HD auto read(index_t row, index_t col0) const {
+    return detail::read_operand<N>(mask, row, col0);
+  }
+  template <int N, class V, class Context, class Pack>
+  ROWFUSE_HD void apply(V (&x)[N], index_t, index_t, Context&, Pack const& m) const {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
-      if (m[j])
+      if (m.v[j])
         x[j] = V(fill);
+  }
+  template <int N, class V, class Context>
+  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context) const {
+    apply<N>(x, row, col0, context, read<N>(row, col0));
   }
   mask_node bind(char const* where, index_t rows, index_t cols) const {
     return {{}, mask.bind(where, "mask", rows, cols), fill};

@@ -9,6 +9,15 @@
 //                  the host reference
 //   Node bind(char const* where, index_t rows, index_t cols) const;   checks, host only
 //   template <int N> bool aligned_for_pack() const;   may packs of N touch its operands
+// and, for what a node needs that does not depend on the values, one of two optional hooks:
+//   template <int N> ROWFUSE_HD State read(index_t row, index_t col0) const;
+//                  the node's operand pack from memory (bias, add, mask)
+//   template <int N> ROWFUSE_HD State draw(index_t row, index_t col0, index_t cols) const;
+//                  arithmetic on the indices alone (dropout's keep bits)
+// with apply(x, row, col0, context, State const&) taking the result. An engine calls every
+// read of a row's packs together with the input's loads, and every draw before the row's
+// statistics, so that operand loads are in flight at once and Philox runs while they are: run
+// inside apply, behind the previous node's arithmetic (and a branch), they were serialised.
 // User functors need none of this: rf::load(...) | f wraps f in a map_node.
 #pragma once
 
@@ -47,15 +56,96 @@ template <class V> struct store_context {
 
 namespace detail {
 
-/// Runs the nodes of a chain, left to right, each over the whole pack: a node with an operand
-/// then issues one vector load per pack rather than one scalar load per element.
+/// The state of a node without a read or draw hook.
+struct no_state {};
+
+/// An operand pack as read from memory, before widening.
+template <class T, int N> struct raw_pack { T v[N]; };
+
+template <int N, class Node>
+concept reads_operand = requires(Node const& node, index_t i) {
+  node.template read<N>(i, i);
+};
+template <int N, class Node>
+concept draws_from_index = requires(Node const& node, index_t i) {
+  node.template draw<N>(i, i, i);
+};
+
+template <int N, class Node>
+ROWFUSE_HD auto read_node(Node const& node, index_t row, index_t col0) {
+  if constexpr (reads_operand<N, Node>)
+    return node.template read<N>(row, col0);
+  else
+    return no_state{};
+}
+template <int N, class Node>
+ROWFUSE_HD auto draw_node(Node const& node, index_t row, index_t col0, index_t cols) {
+  if constexpr (draws_from_index<N, Node>)
+    return node.template draw<N>(row, col0, cols);
+  else
+    return no_state{};
+}
+
+/// Every node's read for the pack at (row, col0): one vector load per node with an operand.
+template <int N, class... Nodes>
+ROWFUSE_HD auto read_chain(boost::hana::tuple<Nodes...> const& nodes, index_t row, index_t col0) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return boost::hana::tuple<decltype(read_node<N>(std::declval<Nodes const&>(), row, col0))...>{
+        read_node<N>(boost::hana::at_c<I>(nodes), row, col0)...};
+  }
+  (std::index_sequence_for<Nodes...>{});
+}
+
+/// Every node's draw for the pack at (row, col0).
+template <int N, class... Nodes>
+ROWFUSE_HD auto draw_chain(boost::hana::tuple<Nodes...> const& nodes, index_t row, index_t col0,
+                           index_t cols) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return boost::hana::tuple<decltype(draw_node<N>(std::declval<Nodes const&>(), row, col0,
+                                                    cols))...>{
+        draw_node<N>(boost::hana::at_c<I>(nodes), row, col0, cols)...};
+  }
+  (std::index_sequence_for<Nodes...>{});
+}
+
+template <int N, class... Nodes>
+using read_chain_t = decltype(read_chain<N>(std::declval<boost::hana::tuple<Nodes...> const&>(),
+                                            index_t(0), index_t(0)));
+template <int N, class... Nodes>
+using draw_chain_t = decltype(draw_chain<N>(std::declval<boost::hana::tuple<Nodes...> const&>(),
+                                            index_t(0), index_t(0), index_t(0)));
+
+/// Runs the nodes of a chain, left to right, each over the whole pack, handing each node its
+/// read or draw result.
+template <int N, class V, class Context, class Reads, class Draws, class... Nodes>
+ROWFUSE_HD void apply_chain(boost::hana::tuple<Nodes...> const& nodes, V (&x)[N], index_t row,
+                            index_t col0, Context& context, Reads const& reads,
+                            Draws const& draws) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    auto const apply_one = [&](auto const& node, auto const& read, auto const& draw) {
+      using node_t = std::remove_cvref_t<decltype(node)>;
+      if constexpr (reads_operand<N, node_t>)
+        node.template apply<N>(x, row, col0, context, read);
+      else if constexpr (draws_from_index<N, node_t>)
+        node.template apply<N>(x, row, col0, context, draw);
+      else
+        node.template apply<N>(x, row, col0, context);
+    };
+    (apply_one(boost::hana::at_c<I>(nodes), boost::hana::at_c<I>(reads),
+               boost::hana::at_c<I>(draws)),
+     ...);
+  }
+  (std::index_sequence_for<Nodes...>{});
+}
+
+/// The same, reading and drawing first: every operand load of the pack is issued before the
+/// first node's arithmetic.
 template <int N, class V, class Context, class... Nodes>
 ROWFUSE_HD void apply_chain(boost::hana::tuple<Nodes...> const& nodes, V (&x)[N], index_t row,
                             index_t col0, Context& context) {
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (boost::hana::at_c<I>(nodes).template apply<N>(x, row, col0, context), ...);
-  }
-  (std::index_sequence_for<Nodes...>{});
+  auto const reads = read_chain<N>(nodes, row, col0);
+  auto const draws = draw_chain<N>(nodes, row, col0, context.cols);
+  apply_chain(nodes, x, row, col0, context, reads, draws);
 }
 
 } // namespace detail

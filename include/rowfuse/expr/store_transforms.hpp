@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "../detail/numeric.hpp"
@@ -17,7 +18,7 @@ namespace rowfuse {
 /// Inverted dropout with an in-kernel counter-based generator. Element i = row * cols + col
 /// (64-bit) draws the 16-bit number u = half i % 2 (0: low 16 bits, 1: high) of word (i % 8) / 2
 /// of philox4x32_10(counter = {lo(i / 8), hi(i / 8), lo(offset), hi(offset)},
-/// key = {lo(seed), hi(seed)}), that is of detail::philox_quad(seed, offset, i / 8). It is kept
+/// key = {lo(seed), hi(seed)}), that is of detail::philox_quad(keys, offset, i / 8). It is kept
 /// when u >= threshold = round(p * 65536), so the drop probability is threshold / 65536, within
 /// 2^-17 of p, and then scaled by 1 / (1 - p); dropped elements become 0. One call serves 8
 /// elements, not 4, because Philox's 10 rounds of multiplies, not memory traffic, set the speed
@@ -35,88 +36,131 @@ struct dropout_node : node_tag {
   float p;
   std::uint64_t seed;
   std::uint64_t offset;
-  view<std::uint8_t> keep_mask; // written 1 (kept) / 0 (dropped) when data is not null
-  std::uint32_t threshold = 0;  // set by bind: round(p * 65536), in [0, 65536]
-  float keep_scale = 1.0f;      // set by bind: 1 / (1 - p)
+  view<std::uint8_t> keep_mask;   // written 1 (kept) / 0 (dropped) when data is not null
+  std::uint32_t threshold = 0;    // set by bind: round(p * 65536), in [0, 65536]
+  float keep_scale = 1.0f;        // set by bind: 1 / (1 - p)
+  detail::philox_schedule keys{}; // set by bind: philox_key_schedule(seed)
 
-  /// Whether 16-bit half `h` (0 = low) of `w` keeps its element; h is a compile-time constant
-  /// on the fast paths, so this is a mask or a shift.
-  ROWFUSE_HD bool keeps(std::uint32_t w, int h) const {
-    return ((w >> (16 * h)) & 0xffffu) >= threshold;
+  /// The 8 keep decisions of a Philox block, bit e for element 8q + e (16-bit half e % 2 of
+  /// word e / 2).
+  ROWFUSE_HD std::uint32_t keep_byte(detail::philox_u32x4 const& u) const {
+    std::uint32_t byte = 0;
+    ROWFUSE_UNROLL
+    for (int k = 0; k < 4; ++k) {
+      byte |= std::uint32_t((u.v[k] & 0xffffu) >= threshold) << (2 * k);
+      byte |= std::uint32_t((u.v[k] >> 16) >= threshold) << (2 * k + 1);
+    }
+    return byte;
   }
 
-  /// Word k of a Philox result, selected without indexing (a run-time index into the result
-  /// would put it in local memory).
-  static ROWFUSE_HD std::uint32_t word(detail::philox_u32x4 const& u, std::uint64_t k) {
-    return k == 0 ? u.v[0] : k == 1 ? u.v[1] : k == 2 ? u.v[2] : u.v[3];
+  template <int N> static constexpr std::uint32_t low_bits = N == 32 ? ~0u : (1u << N) - 1u;
+
+  /// Bit j set when element (row, col0 + j) is kept. A pack of N elements starting at linear
+  /// index i spans Philox blocks i / 8 .. (i + N - 1) / 8: one call a block, the blocks past
+  /// the first only where the pack reaches them (never for an aligned pack of 4 or 8). It reads
+  /// no values, so an engine draws it while the row's loads are in flight.
+  template <int N> ROWFUSE_HD std::uint32_t draw(index_t row, index_t col0, index_t cols) const {
+    static_assert(N >= 1 && N <= 32, "rf::dropout: packs of 1 to 32 elements");
+    constexpr int spans = (N + 14) / 8; // blocks a pack can touch: (7 + N + 7) / 8
+    using bits_t = std::conditional_t<spans <= 4, std::uint32_t, std::uint64_t>;
+    std::uint64_t const first = std::uint64_t(row * cols + col0);
+    std::uint64_t const block = first / 8;
+    int const skip = int(first % 8);
+    // The engines' packs start at multiples of their width: a path with exactly one call per
+    // block they touch. (A possible second call in the same path raised warp_rows' registers
+    // from 38 to 56 a thread: the compiler runs the two calls side by side.)
+    if constexpr (N % 8 == 0) {
+      if (skip == 0) {
+        std::uint32_t bits = 0;
+        ROWFUSE_UNROLL
+        for (int k = 0; k < N / 8; ++k)
+          bits |= keep_byte(detail::philox_quad(keys, offset, block + k)) << (8 * k);
+        return bits;
+      }
+    }
+    if constexpr (N <= 4 && 4 % N == 0) {
+      if (skip % N == 0)
+        return keep_byte(detail::philox_quad(keys, offset, block)) >> skip & low_bits<N>;
+    }
+    // Anywhere else (odd widths; tests), one call at a time: unrolled, the calls would run
+    // side by side and set the register count of the whole kernel.
+    bits_t bits = 0;
+    int const blocks = (skip + N + 7) / 8;
+    ROWFUSE_NO_UNROLL
+    for (int k = 0; k < blocks; ++k)
+      bits |= bits_t(keep_byte(detail::philox_quad(keys, offset, block + k))) << (8 * k);
+    return std::uint32_t(bits >> skip) & low_bits<N>;
+  }
+
+  /// Applies the decisions `keep` (from draw<N> at the same place) to x.
+  template <int N, class V, class Context>
+  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context,
+                        std::uint32_t keep) const {
+    bool kept[N];
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      kept[j] = (keep >> j) & 1u;
+    finish(x, kept, row, col0, context);
+  }
+
+  /// Draws and applies. An aligned pack compares each Philox word as it comes, without packing
+  /// the decisions into bits and out again: after the statistics (the store side of a staged
+  /// engine) that took 9-17 more registers a thread at 2 packs a thread.
+  template <int N, class V, class Context>
+  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context) const {
+    std::uint64_t const first = std::uint64_t(row * context.cols + col0);
+    if constexpr (N % 8 == 0 || N == 4) {
+      if (first % N == 0) {
+        bool kept[N];
+        ROWFUSE_UNROLL
+        for (int b = 0; b < (N + 7) / 8; ++b) {
+          detail::philox_u32x4 const u = detail::philox_quad(keys, offset, first / 8 + b);
+          int const word0 = N == 4 && first % 8 != 0 ? 2 : 0; // the high half of the block
+          ROWFUSE_UNROLL
+          for (int k = 0; k < (N < 8 ? N : 8); ++k) {
+            int const w = word0 + k / 2;
+            std::uint32_t const word = w == 0 ? u.v[0] : w == 1 ? u.v[1] : w == 2 ? u.v[2] : u.v[3];
+            kept[8 * b + k] = ((word >> (16 * (k % 2))) & 0xffffu) >= threshold;
+          }
+        }
+        finish(x, kept, row, col0, context);
+        return;
+      }
+    }
+    apply<N>(x, row, col0, context, draw<N>(row, col0, context.cols));
   }
 
   template <int N, class V, class Context>
-  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context) const {
+  ROWFUSE_HD void finish(V (&x)[N], bool const (&kept)[N], index_t row, index_t col0,
+                         Context& context) const {
+    // The host reference (V = double) scales in double; kernels use the float 1 / (1 - p).
+    V const scale = std::is_same_v<V, double> ? V(1) / (V(1) - V(p)) : V(keep_scale);
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      x[j] = kept[j] ? x[j] * scale : V(0);
     // A load-side pass that only gathers statistics (emit = false) must not write the mask.
     bool emit = true;
     if constexpr (requires { context.emit; })
       emit = context.emit;
-    // The host reference (V = double) scales in double; kernels use the float 1 / (1 - p).
-    V const scale = std::is_same_v<V, double> ? V(1) / (V(1) - V(p)) : V(keep_scale);
-    std::uint64_t const first = std::uint64_t(row * context.cols + col0);
-    bool kept[N];
-    if constexpr (N % 8 == 0) {
-      if (first % 8 == 0) { // whole blocks of 8: one Philox call each, halves at fixed places
-        ROWFUSE_UNROLL
-        for (int b = 0; b < N / 8; ++b) {
-          detail::philox_u32x4 const u = detail::philox_quad(seed, offset, first / 8 + b);
-          ROWFUSE_UNROLL
-          for (int k = 0; k < 8; ++k)
-            kept[8 * b + k] = keeps(u.v[k / 2], k % 2);
-        }
-        finish(x, kept, scale, row, col0, emit);
-        return;
-      }
-    }
-    if constexpr (N == 4) {
-      if (first % 4 == 0) { // half a block: the low or the high pair of words
-        detail::philox_u32x4 const u = detail::philox_quad(seed, offset, first / 8);
-        bool const high = first % 8 != 0;
-        std::uint32_t const w0 = high ? u.v[2] : u.v[0], w1 = high ? u.v[3] : u.v[1];
-        kept[0] = keeps(w0, 0);
-        kept[1] = keeps(w0, 1);
-        kept[2] = keeps(w1, 0);
-        kept[3] = keeps(w1, 1);
-        finish(x, kept, scale, row, col0, emit);
-        return;
-      }
-    }
-    // Any width at any place: a new call only where the pack crosses into the next block.
-    detail::philox_u32x4 u = detail::philox_quad(seed, offset, first / 8);
-    ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j) {
-      std::uint64_t const i = first + j;
-      if (j > 0 && i % 8 == 0)
-        u = detail::philox_quad(seed, offset, i / 8);
-      kept[j] = keeps(word(u, i % 8 / 2), int(i % 2));
-    }
-    finish(x, kept, scale, row, col0, emit);
-  }
-
-  template <int N, class V>
-  ROWFUSE_HD void finish(V (&x)[N], bool const (&kept)[N], V scale, index_t row, index_t col0,
-                         bool emit) const {
-    std::uint8_t bytes[N];
-    ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j) {
-      x[j] = kept[j] ? x[j] * scale : V(0);
-      bytes[j] = kept[j];
-    }
     if (emit && keep_mask.data != nullptr) {
+      std::uint8_t bytes[N];
+      ROWFUSE_UNROLL
+      for (int j = 0; j < N; ++j)
+        bytes[j] = kept[j];
       std::uint8_t* const to = keep_mask.row(row) + col0;
-      if constexpr ((N & (N - 1)) == 0) {
+#ifdef __CUDA_ARCH__
+      if constexpr ((N & (N - 1)) == 0) { // the dispatcher aligned the mask for the pack
         detail::store_pack<N>(to, bytes);
-      } else { // no single access fits; the engines only use powers of two, tests use any N
+      } else {
         ROWFUSE_UNROLL
         for (int j = 0; j < N; ++j)
           to[j] = bytes[j];
       }
+#else
+      // The host (reference, tests) writes packs at any place: a 16-byte word store to an
+      // unaligned address is undefined there (and faulted once the compiler chose movaps).
+      std::memcpy(to, bytes, N);
+#endif
     }
   }
 
@@ -126,6 +170,7 @@ struct dropout_node : node_tag {
     // Nearest multiple of 2^-16 (ties up); p just below 1 rounds to 65536: nothing is kept.
     bound.threshold = std::uint32_t(std::floor(double(p) * 65536.0 + 0.5));
     bound.keep_scale = float(1.0 / (1.0 - double(p)));
+    bound.keys = detail::philox_key_schedule(seed);
     if (keep_mask.data != nullptr)
       bound.keep_mask = keep_mask.bind(where, "dropout keep_mask", rows, cols);
     return bound;
