@@ -35,21 +35,6 @@ ROWFUSE_HD std::uint32_t mul_hi_u32(std::uint32_t a, std::uint32_t b) {
 #endif
 }
 
-ROWFUSE_HD philox_u32x4 philox4x32_10(philox_u32x4 counter, philox_key key) {
-  using namespace philox_constants;
-  ROWFUSE_UNROLL
-  for (int round = 0; round < rounds; ++round) {
-    std::uint32_t const hi0 = mul_hi_u32(multiplier0, counter.v[0]);
-    std::uint32_t const lo0 = multiplier0 * counter.v[0];
-    std::uint32_t const hi1 = mul_hi_u32(multiplier1, counter.v[2]);
-    std::uint32_t const lo1 = multiplier1 * counter.v[2];
-    counter = {{hi1 ^ counter.v[1] ^ key.v[0], lo1, hi0 ^ counter.v[3] ^ key.v[1], lo0}};
-    key.v[0] += weyl0;
-    key.v[1] += weyl1;
-  }
-  return counter;
-}
-
 /// The round keys of philox4x32_10 for one key: round r uses key + r * (weyl0, weyl1). Computed
 /// once on the host (rf::dropout's bind), they reach a kernel as launch parameters, which the
 /// rounds' XORs read straight from the constant bank: computed in the kernel, they took 20
@@ -58,16 +43,22 @@ struct philox_schedule {
   std::uint32_t k[philox_constants::rounds][2];
 };
 
-inline philox_schedule philox_key_schedule(std::uint64_t seed) {
+ROWFUSE_HD philox_schedule philox_key_schedule(philox_key key) {
   philox_schedule keys{};
-  std::uint32_t k0 = static_cast<std::uint32_t>(seed), k1 = static_cast<std::uint32_t>(seed >> 32);
+  ROWFUSE_UNROLL
   for (int round = 0; round < philox_constants::rounds; ++round) {
-    keys.k[round][0] = k0;
-    keys.k[round][1] = k1;
-    k0 += philox_constants::weyl0;
-    k1 += philox_constants::weyl1;
+    keys.k[round][0] = key.v[0];
+    keys.k[round][1] = key.v[1];
+    key.v[0] += philox_constants::weyl0;
+    key.v[1] += philox_constants::weyl1;
   }
   return keys;
+}
+
+/// The key of a 64-bit seed: {lo(seed), hi(seed)}.
+ROWFUSE_HD philox_schedule philox_key_schedule(std::uint64_t seed) {
+  return philox_key_schedule(
+      philox_key{{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}});
 }
 
 /// philox4x32_10 with the key schedule computed ahead.
@@ -85,24 +76,25 @@ ROWFUSE_HD philox_u32x4 philox4x32_10(philox_u32x4 counter, philox_schedule cons
   return counter;
 }
 
-/// The four 32-bit words of block q of a stream (q in counter words 0-1, the caller's offset in
-/// words 2-3, the seed as key). rf::dropout reads them as eight 16-bit numbers, one per element:
-/// element i takes half i % 2 of word (i % 8) / 2 of block i / 8.
-ROWFUSE_HD philox_u32x4 philox_quad(std::uint64_t seed, std::uint64_t offset, std::uint64_t quad) {
-  philox_u32x4 counter{{static_cast<std::uint32_t>(quad), static_cast<std::uint32_t>(quad >> 32),
-                        static_cast<std::uint32_t>(offset),
-                        static_cast<std::uint32_t>(offset >> 32)}};
-  philox_key key{{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
-  return philox4x32_10(counter, key);
+ROWFUSE_HD philox_u32x4 philox4x32_10(philox_u32x4 counter, philox_key key) {
+  return philox4x32_10(counter, philox_key_schedule(key));
 }
 
-/// philox_quad with the seed's key schedule computed ahead (philox_key_schedule(seed)).
+/// The four 32-bit words of block q of a stream (q in counter words 0-1, the caller's offset in
+/// words 2-3), with the seed's key schedule computed ahead (philox_key_schedule(seed)).
+/// rf::dropout reads them as eight 16-bit numbers, one per element: element i takes half i % 2
+/// of word (i % 8) / 2 of block i / 8.
 ROWFUSE_HD philox_u32x4 philox_quad(philox_schedule const& keys, std::uint64_t offset,
                                     std::uint64_t quad) {
   philox_u32x4 counter{{static_cast<std::uint32_t>(quad), static_cast<std::uint32_t>(quad >> 32),
                         static_cast<std::uint32_t>(offset),
                         static_cast<std::uint32_t>(offset >> 32)}};
   return philox4x32_10(counter, keys);
+}
+
+/// The same with the seed as key.
+ROWFUSE_HD philox_u32x4 philox_quad(std::uint64_t seed, std::uint64_t offset, std::uint64_t quad) {
+  return philox_quad(philox_key_schedule(seed), offset, quad);
 }
 
 } // namespace rowfuse::detail

@@ -70,10 +70,6 @@ template <class T> struct bias_node : node_tag {
     for (int j = 0; j < N; ++j)
       x[j] += detail::widen<V>(b.v[j]);
   }
-  template <int N, class V, class Context>
-  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context) const {
-    apply<N>(x, row, col0, context, read<N>(row, col0));
-  }
   bias_node bind(char const* where, index_t, index_t cols) const {
     bias_node bound = *this;
     bound.vector = dense(vector.data, 1, -1).bind(where, "bias", 1, cols);
@@ -96,10 +92,6 @@ template <class T> struct add_node : node_tag {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
       x[j] += detail::widen<V>(a.v[j]);
-  }
-  template <int N, class V, class Context>
-  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context) const {
-    apply<N>(x, row, col0, context, read<N>(row, col0));
   }
   add_node bind(char const* where, index_t rows, index_t cols) const {
     return {{}, operand.bind(where, "add operand", rows, cols)};
@@ -124,10 +116,6 @@ template <class M> struct mask_node : node_tag {
     for (int j = 0; j < N; ++j)
       if (m.v[j])
         x[j] = V(fill);
-  }
-  template <int N, class V, class Context>
-  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context) const {
-    apply<N>(x, row, col0, context, read<N>(row, col0));
   }
   mask_node bind(char const* where, index_t rows, index_t cols) const {
     return {{}, mask.bind(where, "mask", rows, cols), fill};
