@@ -1,5 +1,6 @@
 // Choosing the engine for one call. Everything here is plain host code on integers; the
 // templated launcher (dispatch/launch.cuh) then finds the kernel instantiation the plan names.
+#include <algorithm>
 #include <ostream>
 #include <sstream>
 
@@ -18,6 +19,8 @@ char const* to_string(engine_kind kind) {
     return "warp_rows";
   case engine_kind::block_rows:
     return "block_rows";
+  case engine_kind::cluster_rows:
+    return "cluster_rows";
   case engine_kind::block_smem:
     return "block_smem";
   case engine_kind::block_cluster:
@@ -33,13 +36,15 @@ std::ostream& operator<<(std::ostream& out, plan const& p) {
   if (p.engine == engine_kind::automatic)
     return out << "nothing to do";
   out << to_string(p.engine) << ", pack " << p.pack;
-  if (p.engine == engine_kind::warp_rows || p.engine == engine_kind::block_rows)
+  if (p.shape >= 0)
     out << ", " << p.packs << " packs/thread";
   out << ", " << p.group << " threads/row, block " << p.block_threads << ", grid " << p.grid;
-  if (p.engine == engine_kind::block_cluster)
+  if (p.cluster_blocks > 1)
     out << ", cluster " << p.cluster_blocks;
   if (p.staged)
     out << ", staged";
+  if (p.persistent)
+    out << ", persistent";
   if (p.dynamic_smem)
     out << ", " << p.dynamic_smem << " B shared";
   return out << ", device " << p.device;
@@ -66,32 +71,34 @@ index_t ceil_div(index_t a, index_t b) {
   return (a + b - 1) / b;
 }
 
-bool try_warp_rows(plan& p, index_t packs_in_row) {
-  if (packs_in_row > 32 * index_t(tuning::warp_rows_max_packs))
-    return false;
-  p.engine = engine_kind::warp_rows;
-  p.block_threads = tuning::warp_rows_block_threads;
-  if (packs_in_row <= 32) {
-    p.packs = 1;
-    p.group = next_power_of_two(packs_in_row);
-  } else {
-    p.group = 32;
-    p.packs = next_power_of_two(ceil_div(packs_in_row, 32)); // the table has 1, 2
-  }
-  return true;
-}
-
-bool try_block_rows(plan& p, index_t packs_in_row) {
-  for (auto const& shape : tuning::block_rows_shapes) {
-    if (shape.packs * p.pack > tuning::block_rows_max_values)
+/// The first shape of `shapes` of `kind` (group, whole-block or cluster rows) that holds `cols`:
+/// for the automatic plan the first whose max_cols reaches cols, for a forced engine the first
+/// whose capacity does.
+bool try_register(plan& p, engine_kind kind, bool forced,
+                  std::span<tuning::register_shape const> shapes, device_info const& device) {
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    tuning::register_shape const& s = shapes[i];
+    engine_kind const of = !s.whole_block         ? engine_kind::warp_rows
+                           : s.cluster_blocks > 1 ? engine_kind::cluster_rows
+                                                  : engine_kind::block_rows;
+    if (of != kind || (of == engine_kind::cluster_rows && device.compute_capability < 90))
       continue;
-    if (packs_in_row <= index_t(shape.threads) * shape.packs) {
-      p.engine = engine_kind::block_rows;
-      p.block_threads = p.group = shape.threads;
-      p.packs = shape.packs;
-      p.staged = shape.staged;
-      return true;
+    if (forced ? tuning::capacity(s, p.pack) < p.cols : s.max_cols < p.cols)
+      continue;
+    p.engine = kind;
+    p.shape = int(i);
+    p.packs = s.packs;
+    p.block_threads = s.block_threads;
+    p.cluster_blocks = s.cluster_blocks;
+    p.staged = s.staged; // the launcher clears it where the pack cannot travel by cp.async
+    p.persistent = s.persistent;
+    if (s.whole_block) {
+      p.group = s.block_threads * s.cluster_blocks;
+    } else {
+      index_t const packs_in_row = ceil_div(p.cols, p.pack);
+      p.group = std::min(32, next_power_of_two(ceil_div(packs_in_row, s.packs)));
     }
+    return true;
   }
   return false;
 }
@@ -131,8 +138,18 @@ bool try_cluster(plan& p, index_t cols, int cache_bytes, device_info const& devi
 
 } // namespace
 
+std::span<tuning::register_shape const> register_shapes(int element_bytes, int pack, bool heavy) {
+  if (pack == 1)
+    return tuning::scalar;
+  if (element_bytes == 4)
+    return tuning::any_32bit;
+  return heavy ? std::span<tuning::register_shape const>(tuning::heavy_16bit)
+               : std::span<tuning::register_shape const>(tuning::light_16bit);
+}
+
 plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
-                 device_info const& device, int cluster_cache_bytes) {
+                 device_info const& device, std::span<tuning::register_shape const> shapes,
+                 int cluster_cache_bytes) {
   plan p;
   p.op = op;
   p.rows = rows;
@@ -141,21 +158,26 @@ plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_ki
   p.device = device.id;
   if (rows == 0 || cols == 0)
     return p;
-  index_t const packs_in_row = ceil_div(cols, pack);
 
   bool ok = false;
   switch (forced) {
   case engine_kind::automatic:
-    ok = try_warp_rows(p, packs_in_row) || try_block_rows(p, packs_in_row) ||
+    ok = try_register(p, engine_kind::warp_rows, false, shapes, device) ||
+         try_register(p, engine_kind::block_rows, false, shapes, device) ||
+         try_register(p, engine_kind::cluster_rows, false, shapes, device) ||
          try_streaming(p, cols, true, device) ||
          (cluster_cache_bytes < 4 && try_cluster(p, cols, cluster_cache_bytes, device)) ||
          try_streaming(p, cols, false, device);
     break;
   case engine_kind::warp_rows:
-    ok = try_warp_rows(p, packs_in_row);
-    break;
   case engine_kind::block_rows:
-    ok = try_block_rows(p, packs_in_row);
+  case engine_kind::cluster_rows:
+    if (forced == engine_kind::cluster_rows && device.compute_capability < 90)
+      fail(op,
+           ": engine cluster_rows needs thread-block clusters (compute capability 9.0); "
+           "device ",
+           device.id, " has ", device.compute_capability);
+    ok = try_register(p, forced, true, shapes, device);
     break;
   case engine_kind::block_smem:
     ok = try_streaming(p, cols, true, device);
@@ -174,9 +196,15 @@ plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_ki
   }
   if (!ok) {
     index_t const optin = index_t(device.shared_memory_per_block_optin);
+    index_t widest_register_row = 0;
+    for (auto const& s : shapes)
+      if ((forced == engine_kind::warp_rows) == !s.whole_block &&
+          (forced == engine_kind::cluster_rows) == (s.cluster_blocks > 1))
+        widest_register_row = std::max(widest_register_row, tuning::capacity(s, pack));
     index_t const most =
-        forced == engine_kind::warp_rows    ? 32 * tuning::warp_rows_max_packs * pack
-        : forced == engine_kind::block_rows ? 1024 * tuning::block_rows_max_values
+        forced == engine_kind::warp_rows || forced == engine_kind::block_rows ||
+                forced == engine_kind::cluster_rows
+            ? widest_register_row
         : forced == engine_kind::block_cluster
             ? cluster_max_blocks * (optin - index_t(cluster_reserved_smem)) / cluster_cache_bytes
             : (optin - tuning::streaming_reserved_smem) / 4;

@@ -34,24 +34,25 @@ template <class Affine> Affine bind_affine(Affine const& affine, char const* whe
 } // namespace detail
 
 /// y = softmax(load) per row, through the store expression; one kernel. Returns the plan.
-template <class Load, class Store>
+/// `Range` bounds the widths this call site sees (fewer kernels compiled); see cols_range.
+template <cols_range Range = any_cols, class Load, class Store>
 plan softmax(Load const& load, Store const& store, cudaStream_t stream = nullptr,
              launch_options const& options = {}) {
-  return detail::run_op(op::softmax<false, detail::accurate_exp<Store>>{}, load, store, stream,
-                        options);
+  return detail::run_op<Range>(op::softmax<false, detail::accurate_exp<Store>>{}, load, store,
+                               stream, options);
 }
 
 /// y = log_softmax(load) per row. A fully masked row gives -inf.
-template <class Load, class Store>
+template <cols_range Range = any_cols, class Load, class Store>
 plan log_softmax(Load const& load, Store const& store, cudaStream_t stream = nullptr,
                  launch_options const& options = {}) {
-  return detail::run_op(op::softmax<true, detail::accurate_exp<Store>>{}, load, store, stream,
-                        options);
+  return detail::run_op<Range>(op::softmax<true, detail::accurate_exp<Store>>{}, load, store,
+                               stream, options);
 }
 
 /// y = (x - mean) * rstd [* gamma + beta] per row; `affine` is rf::affine(gamma, beta),
 /// rf::affine(gamma) or rf::no_affine; `stats` optionally saves mean and rstd (fp32, per row).
-template <class Load, class Store, class Affine>
+template <cols_range Range = any_cols, class Load, class Store, class Affine>
 plan layernorm(Load const& load, Store const& store, Affine const& affine, float eps,
                cudaStream_t stream = nullptr, row_stats stats = {},
                launch_options const& options = {}) {
@@ -60,14 +61,14 @@ plan layernorm(Load const& load, Store const& store, Affine const& affine, float
                 "rf::affine(gamma) or rf::no_affine");
   char const* where = "rf::layernorm";
   detail::check_eps(where, eps);
-  return detail::run_op(
+  return detail::run_op<Range>(
       op::layernorm<Affine>{detail::bind_affine(affine, where, load.input.cols), eps, stats}, load,
       store, stream, options);
 }
 
 /// y = x * rstd [* gamma, or * (1 + gamma) with rf::zero_centered_gamma] per row;
 /// `rstd` optionally saves rstd (fp32, per row).
-template <class Load, class Store, class Affine>
+template <cols_range Range = any_cols, class Load, class Store, class Affine>
 plan rmsnorm(Load const& load, Store const& store, Affine const& affine, float eps,
              cudaStream_t stream = nullptr, float* rstd = nullptr,
              launch_options const& options = {}) {
@@ -76,7 +77,7 @@ plan rmsnorm(Load const& load, Store const& store, Affine const& affine, float e
                 "rf::zero_centered_gamma(gamma) or rf::no_affine");
   char const* where = "rf::rmsnorm";
   detail::check_eps(where, eps);
-  return detail::run_op(
+  return detail::run_op<Range>(
       op::rmsnorm<Affine>{detail::bind_affine(affine, where, load.input.cols), eps, rstd}, load,
       store, stream, options);
 }

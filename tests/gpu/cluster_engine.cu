@@ -14,19 +14,11 @@
 #include <limits>
 #include <string>
 
-#include <rowfuse/engine/cluster_engine.cuh>
+#include <rowfuse/rowfuse.cuh>
 
 #include "support.cuh"
 
 namespace {
-
-/// engine_kind::block_cluster once the dispatcher has it; until then a kind that prints.
-template <class Kind = rf::engine_kind> constexpr Kind cluster_kind() {
-  if constexpr (requires { Kind::block_cluster; })
-    return Kind::block_cluster;
-  else
-    return Kind::block_smem;
-}
 
 long rows_for(long cols) {
   return std::max(8L, (1L << 21) / cols);
@@ -176,10 +168,10 @@ template <class Case, int N> void check_width(long cols, std::mt19937& rng) {
       p.op = Case::name;
       p.rows = rows;
       p.cols = cols;
-      p.engine = cluster_kind();
+      p.engine = rf::engine_kind::block_cluster;
       p.device = dev.id;
       try {
-        rf::detail::launch_cluster<config>(p, c.op(), load, store, nullptr, dev, limit);
+        rf::detail::launch_cluster<config>(p, c.op(), load, store, nullptr, false, limit);
       } catch (rf::error const& e) {
         // 16-block clusters are non-portable: a device may have no room for one.
         if (C > 8 && std::string(e.what()).find("can be resident") != std::string::npos) {

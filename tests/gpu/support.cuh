@@ -167,14 +167,19 @@ inline void sync_and_check() {
 }
 
 inline std::vector<rf::engine_kind> all_engines() {
-  return {rf::engine_kind::warp_rows, rf::engine_kind::block_rows, rf::engine_kind::block_smem,
+  return {rf::engine_kind::warp_rows,     rf::engine_kind::block_rows,
+          rf::engine_kind::cluster_rows,  rf::engine_kind::block_smem,
           rf::engine_kind::block_cluster, rf::engine_kind::block_uncached};
 }
 
-/// Whether a forced engine can run `cols` at pack `pack` (what choose_plan would accept).
+/// Whether a forced engine can run `cols` at pack `pack` (what choose_plan accepts, with the
+/// register shapes of a light op: the probe for every op; a heavy op's forced register engine
+/// holds the same widths).
 inline bool engine_supports(rf::engine_kind kind, long cols, int pack) {
   try {
-    rf::detail::choose_plan("probe", 1, cols, pack, kind, rf::current_device());
+    int const element_bytes = pack == 4 ? 4 : 2; // 16-byte packs: 4 fp32 or 8 fp16/bf16
+    rf::detail::choose_plan("probe", 1, cols, pack, kind, rf::current_device(),
+                            rf::detail::register_shapes(element_bytes, pack, false));
     return true;
   } catch (rf::error const&) {
     return false;

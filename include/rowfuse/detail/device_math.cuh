@@ -42,6 +42,20 @@ template <class T> __device__ __forceinline__ T shfl_xor(T const& value, int lan
   return result;
 }
 
+/// Every lane gets `source_lane`'s value of any trivially copyable struct of 32-bit words.
+template <class T> __device__ __forceinline__ T shfl_from(T const& value, int source_lane) {
+  static_assert(sizeof(T) % 4 == 0, "partials are made of 32-bit words");
+  constexpr int words = sizeof(T) / 4;
+  unsigned in[words], out[words];
+  std::memcpy(in, &value, sizeof(T));
+  ROWFUSE_UNROLL
+  for (int i = 0; i < words; ++i)
+    out[i] = __shfl_sync(0xffffffffu, in[i], source_lane);
+  T result;
+  std::memcpy(&result, out, sizeof(T));
+  return result;
+}
+
 /// Folds a non-negative float into *target as max, across the whole grid. Non-negative IEEE
 /// floats order like their bit patterns as signed integers, so atomicMax on the bits is exact.
 __device__ __forceinline__ void atomic_max_nonnegative(float* target, float value) {

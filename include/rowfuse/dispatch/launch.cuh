@@ -1,148 +1,227 @@
-// From a plan to a launch. The table of kernel instantiations is generated at compile time:
-// the cartesian product (Hana) of the pack widths an input type can use with the engine shapes
-// of tuning.hpp. At run time the plan picks one entry; everything inside the kernel is static.
+// From a plan to a launch: every host launch path of the engines.
+//
+// The kernel table is generated from the tuning data: one register_kernel per row of the
+// register-shape table that applies to the call's input type and op (dispatch/tuning.hpp),
+// for the widest pack and for single elements, plus the streaming and cluster engines for rows
+// past the registers. The plan names its table row; the launcher instantiates exactly the
+// rows a caller's column bound (cols_range) admits, and completes the plan (grid, shared
+// memory) before the launch.
 #pragma once
 
 #include <algorithm>
-#include <iterator>
+#include <cstddef>
 #include <type_traits>
 #include <utility>
-
-#include <boost/hana/cartesian_product.hpp>
-#include <boost/hana/for_each.hpp>
-#include <boost/hana/integral_constant.hpp>
-#include <boost/hana/tuple.hpp>
-#include <boost/hana/type.hpp>
 
 #include "../engine/cluster_engine.cuh"
 #include "../engine/register_engine.cuh"
 #include "../engine/streaming_engine.cuh"
 #include "../expr/expression.hpp"
+#include "cluster_sizing.hpp"
+#include "kernel_cache.hpp"
 #include "plan.hpp"
 #include "tuning.hpp"
 
-namespace rowfuse::detail {
+namespace rowfuse {
 
-namespace hana = boost::hana;
-
-/// Engine shapes, without the pack width: (kind, packs per thread, block threads, blocks per row).
-template <engine_kind Kind, int Packs, int BlockThreads, int ClusterBlocks = 1, bool Staged = false>
-struct engine_shape {
-  static constexpr engine_kind kind = Kind;
-  static constexpr int packs = Packs;
-  static constexpr int block_threads = BlockThreads;
-  static constexpr int cluster_blocks = ClusterBlocks;
-  static constexpr bool staged = Staged;
+/// A bound on the widths one call site will see, known at compile time: the call then
+/// instantiates only the kernels those widths can plan (a call outside the bound throws
+/// rowfuse::error). `rf::softmax<rf::cols_range{1, 4096}>(load, store)`.
+struct cols_range {
+  index_t min = 1;
+  index_t max = index_t(1) << 62;
 };
 
-/// block_cluster sizes: cluster_blocks_for picks among 2, 4, 8 and 16.
-template <int C>
-using cluster_shape = engine_shape<engine_kind::block_cluster, 1, tuning::cluster_block_threads, C>;
+/// Every width: the default.
+inline constexpr cols_range any_cols{};
 
-template <int I>
-using block_rows_shape =
-    engine_shape<engine_kind::block_rows, tuning::block_rows_shapes[I].packs,
-                 tuning::block_rows_shapes[I].threads, 1, tuning::block_rows_shapes[I].staged>;
+} // namespace rowfuse
 
-static_assert(tuning::warp_rows_max_packs == 2, "engine_shapes lists warp_rows packs 1, 2");
-static_assert(std::size(tuning::block_rows_shapes) == 7, "engine_shapes lists 7 block_rows shapes");
-
-inline constexpr auto engine_shapes =
-    hana::tuple_t<engine_shape<engine_kind::warp_rows, 1, tuning::warp_rows_block_threads>,
-                  engine_shape<engine_kind::warp_rows, 2, tuning::warp_rows_block_threads>,
-                  block_rows_shape<0>, block_rows_shape<1>, block_rows_shape<2>,
-                  block_rows_shape<3>, block_rows_shape<4>, block_rows_shape<5>,
-                  block_rows_shape<6>,
-                  engine_shape<engine_kind::block_smem, 1, tuning::streaming_block_threads>,
-                  cluster_shape<2>, cluster_shape<4>, cluster_shape<8>, cluster_shape<16>,
-                  engine_shape<engine_kind::block_uncached, 1, tuning::streaming_block_threads>>;
+namespace rowfuse::detail {
 
 /// The widest pack for T: 16 bytes (8 fp16/bf16, 4 fp32). The narrow fallback is one element,
 /// for odd widths and pointers.
 template <class T> inline constexpr int widest_pack = int(16 / sizeof(T));
 
-template <class T> inline constexpr auto pack_widths = hana::tuple_c<int, widest_pack<T>, 1>;
+/// The register-shape table for inputs of T at packs of N, for `Op` (tuning.hpp): the norms,
+/// which read gamma and beta, take the heavy 16-bit table.
+template <class T, int N, class Op> constexpr auto const& shape_table() {
+  constexpr bool heavy = engine::reads_columns<Op, N>;
+  if constexpr (N == 1)
+    return tuning::scalar;
+  else if constexpr (sizeof(T) == 4)
+    return tuning::any_32bit;
+  else if constexpr (heavy)
+    return tuning::heavy_16bit;
+  else
+    return tuning::light_16bit;
+}
 
-template <int N, class Shape> struct kernel_for {
-  static constexpr bool streaming =
-      Shape::kind == engine_kind::block_smem || Shape::kind == engine_kind::block_uncached;
-  static constexpr bool clustered = Shape::kind == engine_kind::block_cluster;
-  /// block_rows holds at most tuning::block_rows_max_values per thread (a 1024-thread block
-  /// has 64 registers a thread); the plan never picks a shape past that.
-  static constexpr bool worth_instantiating =
-      Shape::kind != engine_kind::block_rows || N * Shape::packs <= tuning::block_rows_max_values;
-  using config = std::conditional_t<
-      clustered, engine::cluster_config<N, Shape::block_threads, Shape::cluster_blocks>,
-      std::conditional_t<
-          streaming,
-          engine::streaming_config<N, Shape::block_threads, Shape::kind == engine_kind::block_smem>,
-          engine::register_config<N, Shape::packs, Shape::block_threads,
-                                  Shape::kind == engine_kind::block_rows, Shape::staged>>>;
+/// Whether table row I can plan a width inside Range: automatic plans take it for widths up to
+/// its max_cols above the previous row's; forced ones for any width up to its capacity.
+template <auto const& Table, std::size_t I, int N, cols_range Range> constexpr bool admitted() {
+  index_t const lowest = I == 0 ? 1 : Table[I - 1].max_cols + 1;
+  index_t const highest = std::max(Table[I].max_cols, tuning::capacity(Table[I], N));
+  return Range.max >= lowest && Range.min <= highest;
+}
+
+/// Whether rows wider than every register shape (the streaming and cluster engines) can occur.
+template <auto const& Table, int N, cols_range Range> constexpr bool past_registers() {
+  index_t widest = 0;
+  for (auto const& s : Table)
+    widest = std::max(widest, std::max(s.max_cols, tuning::capacity(s, N)));
+  return Range.max > widest;
+}
+
+template <auto const& Table, std::size_t I, int N> struct register_kernel_config {
+  static constexpr tuning::register_shape shape = Table[I];
+  using type = engine::register_config<N, shape.packs, shape.block_threads, shape.whole_block,
+                                       shape.staged, shape.cluster_blocks, shape.min_blocks_per_sm>;
 };
 
-/// Blocks of `kernel` that fit on one SM: the persistent grid is this times the SM count.
-template <class Kernel> int resident_blocks(Kernel kernel, int block_threads, std::size_t smem) {
-  int blocks = 0;
-  cudaError_t const s =
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, smem);
-  if (s != cudaSuccess)
-    fail("occupancy query failed: ", cudaGetErrorString(s));
-  return std::max(blocks, 1);
+/// Launches `kernel` with clusters of `cluster_blocks` (1: a plain launch) for the completed plan.
+template <class Kernel, class... Args>
+void launch(plan const& p, Kernel kernel, cudaStream_t stream, Args const&... args) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = unsigned(p.cluster_blocks);
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(p.grid));
+  config.blockDim = dim3(unsigned(p.block_threads));
+  config.dynamicSmemBytes = p.dynamic_smem;
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = p.cluster_blocks > 1 ? 1 : 0;
+  check_launch(cudaLaunchKernelEx(&config, kernel, args...), p);
+}
+
+/// How many blocks (clusters) of the plan's kernel are resident at once, asking the cache
+/// (which also opts the kernel in to its shared memory); a shape that cannot run throws.
+inline index_t resident(plan const& p, void const* kernel) {
+  int const units = resident_units(
+      {kernel, p.device, p.block_threads, std::max(p.cluster_blocks, 1), p.dynamic_smem});
+  if (units == 0)
+    fail(p.op, " on [", p.rows, " x ", p.cols, "] (", to_string(p.engine), "): no ",
+         p.cluster_blocks > 1 ? "cluster" : "block", " of ", p.block_threads, " threads",
+         p.cluster_blocks > 1 ? " x " : "", p.cluster_blocks > 1 ? p.cluster_blocks : 0,
+         p.cluster_blocks > 1 ? " blocks" : "", " and ", p.dynamic_smem,
+         " bytes of shared memory can be resident on device ", p.device);
+  return units;
+}
+
+/// The grid of one block (cluster) per tile, or of the resident ones for a persistent plan.
+/// A grid dimension holds at most 2^31 - 1 blocks; the kernels loop over what is left.
+inline void complete_grid(plan& p, void const* kernel, index_t rows_per_block) {
+  index_t const tiles = (p.rows + rows_per_block - 1) / rows_per_block;
+  index_t const units = resident(p, kernel);
+  index_t const per_tile = std::max(p.cluster_blocks, 1);
+  index_t const max_tiles = (index_t(1) << 31) / per_tile - 1;
+  p.grid = std::min(p.persistent ? std::min(tiles, units) : tiles, max_tiles) * per_tile;
 }
 
 template <class Config, class Op, class Load, class Store>
-void launch_engine(plan& p, Op const& op, Load const& load, Store const& store, cudaStream_t stream,
-                   device_info const& dev) {
-  index_t const rows_per_block = p.block_threads / p.group;
-  index_t const tiles = (p.rows + rows_per_block - 1) / rows_per_block;
-  if constexpr (requires { Config::cached; }) {
-    auto kernel = engine::streaming_kernel<Config, Op, Load, Store>;
-    // Past 48 KB (static shared memory included) a kernel must opt in; opt in to the device's
-    // whole per-block limit once, so every later width fits without another call.
-    static bool opted_in[64] = {};
-    if (!opted_in[dev.id % 64]) {
-      cudaFuncAttributes attributes{};
-      check_launch(cudaFuncGetAttributes(&attributes, kernel), p);
-      int const dynamic_limit =
-          int(dev.shared_memory_per_block_optin) - int(attributes.sharedSizeBytes);
-      check_launch(
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_limit),
-          p);
-      opted_in[dev.id % 64] = true;
-    }
-    int const blocks = resident_blocks(kernel, p.block_threads, p.dynamic_smem);
-    p.grid = std::min<index_t>(tiles, index_t(blocks) * dev.multiprocessors);
-    kernel<<<unsigned(p.grid), p.block_threads, p.dynamic_smem, stream>>>(op, load, store, p.rows,
-                                                                          p.cols);
-  } else {
-    auto kernel = engine::register_kernel<Config, Op, Load, Store>;
-    p.dynamic_smem = std::size_t(Config::template staging_bytes<typename Load::element_type>);
-    // The occupancy query costs about as much as a launch: ask once per device and kernel
-    // (opting in past 48 KB of staging first).
-    static int blocks_per_device[64] = {};
-    int& blocks = blocks_per_device[dev.id % 64];
-    if (blocks == 0) {
-      if (p.dynamic_smem > 48 * 1024)
-        check_launch(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          int(p.dynamic_smem)),
-                     p);
-      blocks = resident_blocks(kernel, p.block_threads, p.dynamic_smem);
-    }
-    p.grid = std::min<index_t>(tiles, index_t(blocks) * dev.multiprocessors);
-    int group_log2 = 0;
-    while ((1 << group_log2) < p.group)
-      ++group_log2;
-    kernel<<<unsigned(p.grid), p.block_threads, p.dynamic_smem, stream>>>(op, load, store, p.rows,
-                                                                          p.cols, group_log2);
-  }
-  check_launch(cudaSuccess, p);
+void launch_register(plan& p, Op const& op, Load const& load, Store const& store,
+                     cudaStream_t stream, bool dry_run) {
+  using T = typename Load::element_type;
+  auto kernel = engine::register_kernel<Config, Op, Load, Store>;
+  p.staged = Config::template staged<T>;
+  p.dynamic_smem = std::size_t(Config::template staging_bytes<T>);
+  complete_grid(p, reinterpret_cast<void const*>(kernel),
+                Config::whole_block ? 1 : p.block_threads / p.group);
+  if (dry_run)
+    return;
+  int group_log2 = 0;
+  while ((1 << group_log2) < p.group)
+    ++group_log2;
+  launch(p, kernel, stream, op, load, store, p.rows, p.cols, group_log2);
 }
 
-/// Binds and checks the expressions, plans, and launches the kernel of the plan.
-template <class Op, class Load, class Store>
+template <class Config, class Op, class Load, class Store>
+void launch_streaming(plan& p, Op const& op, Load const& load, Store const& store,
+                      cudaStream_t stream, bool dry_run) {
+  auto kernel = engine::streaming_kernel<Config, Op, Load, Store>;
+  p.persistent = true;
+  complete_grid(p, reinterpret_cast<void const*>(kernel), 1);
+  if (!dry_run)
+    launch(p, kernel, stream, op, load, store, p.rows, p.cols);
+}
+
+/// cluster_kernel (the row in the shared memory of a cluster): persistent clusters, at most
+/// `max_clusters` of them when it is not 0 (tests make each cluster loop over several rows).
+template <class Config, class Op, class Load, class Store>
+void launch_cluster(plan& p, Op const& op, Load const& load, Store const& store,
+                    cudaStream_t stream, bool dry_run, index_t max_clusters = 0) {
+  constexpr int cache_bytes = engine::cache_element_bytes<Load>;
+  auto kernel = engine::cluster_kernel<Config, Op, Load, Store>;
+  p.pack = Config::pack;
+  p.block_threads = Config::block_threads;
+  p.cluster_blocks = Config::cluster_blocks;
+  p.group = Config::block_threads * Config::cluster_blocks;
+  p.dynamic_smem = cluster_slice_bytes(p.cols, Config::cluster_blocks, p.pack, cache_bytes);
+  p.persistent = true;
+  complete_grid(p, reinterpret_cast<void const*>(kernel), 1);
+  if (max_clusters > 0)
+    p.grid = std::min(p.grid, max_clusters * Config::cluster_blocks);
+  if (!dry_run)
+    launch(p, kernel, stream, op, load, store, p.rows, p.cols);
+}
+
+/// Runs `body(integral_constant<I>)` for I in [0, Count).
+template <std::size_t Count, class Body> void for_each_index(Body&& body) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (body(std::integral_constant<std::size_t, I>{}), ...);
+  }
+  (std::make_index_sequence<Count>{});
+}
+
+/// The kernels of one pack width N: the plan's register shape, or an engine past the registers.
+template <int N, cols_range Range, class Op, class Load, class Store>
+bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store,
+                     cudaStream_t stream, bool dry_run) {
+  using T = typename Load::element_type;
+  static constexpr auto const& table = shape_table<T, N, Op>();
+  bool launched = false;
+  for_each_index<std::size(table)>([&](auto index) {
+    constexpr std::size_t I = decltype(index)::value;
+    if constexpr (admitted<table, I, N, Range>()) {
+      if (!launched && p.shape == int(I)) {
+        launch_register<typename register_kernel_config<table, I, N>::type>(p, op, load, store,
+                                                                            stream, dry_run);
+        launched = true;
+      }
+    }
+  });
+  if constexpr (past_registers<table, N, Range>()) {
+    constexpr int B = tuning::streaming_block_threads;
+    if (p.engine == engine_kind::block_smem)
+      launch_streaming<engine::streaming_config<N, B, true>>(p, op, load, store, stream, dry_run);
+    else if (p.engine == engine_kind::block_uncached)
+      launch_streaming<engine::streaming_config<N, B, false>>(p, op, load, store, stream, dry_run);
+    else if (p.engine == engine_kind::block_cluster)
+      for_each_index<5>([&](auto index) {
+        constexpr int C = 1 << decltype(index)::value;
+        if constexpr (C >= 2)
+          if (p.cluster_blocks == C)
+            launch_cluster<engine::cluster_config<N, tuning::cluster_block_threads, C>>(
+                p, op, load, store, stream, dry_run);
+      });
+    else
+      return launched;
+    return true;
+  }
+  return launched;
+}
+
+/// Binds and checks the expressions, plans, completes the plan and launches its kernel (unless
+/// options.dry_run). Returns the plan.
+template <cols_range Range, class Op, class Load, class Store>
 plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaStream_t stream,
             launch_options const& options) {
   using T = typename Load::element_type;
+  static_assert(Range.min >= 1 && Range.min <= Range.max,
+                "rowfuse: a cols_range needs 1 <= min <= max");
   check_store_expr<Store>();
   auto const load = bind(load_expr, Op::name);
   index_t const rows = load.input.rows, cols = load.input.cols;
@@ -160,34 +239,24 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
          " do not allow packs of ", wide);
   if (options.pack != 0 && options.pack != 1 && options.pack != wide)
     fail(Op::name, ": pack = ", options.pack, " is not available; use 0, 1 or ", wide);
+  if (cols != 0 && (cols < Range.min || cols > Range.max))
+    fail(Op::name, ": cols = ", cols, " is outside the cols_range [", Range.min, ", ", Range.max,
+         "] this call was compiled for");
 
-  plan p = choose_plan(Op::name, rows, cols, wide_ok ? wide : 1, options.engine, dev,
-                       engine::cache_element_bytes<Load>);
+  int const pack = wide_ok ? wide : 1;
+  constexpr bool heavy = engine::reads_columns<Op, wide>;
+  plan p =
+      choose_plan(Op::name, rows, cols, pack, options.engine, dev,
+                  register_shapes(int(sizeof(T)), pack, heavy), engine::cache_element_bytes<Load>);
   if (p.engine == engine_kind::automatic)
     return p; // rows == 0 or cols == 0: nothing to do
 
-  bool launched = false;
-  hana::for_each(hana::cartesian_product(hana::make_tuple(pack_widths<T>, engine_shapes)),
-                 [&]<class Entry>(Entry) { // only the entry's type is used
-                   constexpr int N = decltype(+hana::at_c<0>(std::declval<Entry>()))::value;
-                   using shape = typename decltype(+hana::at_c<1>(std::declval<Entry>()))::type;
-                   if constexpr (kernel_for<N, shape>::worth_instantiating) {
-                     if (launched || N != p.pack || shape::kind != p.engine ||
-                         shape::block_threads != p.block_threads || shape::packs != p.packs ||
-                         shape::cluster_blocks != p.cluster_blocks)
-                       return;
-                     launched = true;
-                     // (A requires-expression on the config here crashes cicc 13.0: use the
-                     // kernel_for trait.)
-                     using config = typename kernel_for<N, shape>::config;
-                     if constexpr (kernel_for<N, shape>::clustered)
-                       launch_cluster<config>(p, op, load, store, stream, dev);
-                     else
-                       launch_engine<config>(p, op, load, store, stream, dev);
-                   }
-                 });
+  bool const launched =
+      pack == wide ? launch_for_pack<wide, Range>(p, op, load, store, stream, options.dry_run)
+                   : launch_for_pack<1, Range>(p, op, load, store, stream, options.dry_run);
   if (!launched)
-    fail(Op::name, ": internal error: no kernel instantiated for plan ", explain(p));
+    fail(Op::name, ": the plan ", explain(p), " needs a kernel this call's cols_range [", Range.min,
+         ", ", Range.max, "] left out");
   return p;
 }
 

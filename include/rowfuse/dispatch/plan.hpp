@@ -5,16 +5,19 @@
 
 #include <cstddef>
 #include <iosfwd>
+#include <span>
 #include <string>
 
 #include "../detail/config.hpp"
+#include "tuning.hpp"
 
 namespace rowfuse {
 
 enum class engine_kind {
-  automatic,      // let the plan choose (the default)
-  warp_rows,      // a row in the registers of 1-32 lanes; several rows per warp
+  automatic,      // let the plan choose (the default); in a plan: nothing to launch
+  warp_rows,      // a row in the registers of 1-32 lanes; several rows per block
   block_rows,     // a row in the registers of one block
+  cluster_rows,   // a row in the registers of a thread-block cluster (sm_90+)
   block_smem,     // a row in shared memory (fp32), one block per row
   block_cluster,  // a row in the shared memory of a thread-block cluster (sm_90+)
   block_uncached, // a row read twice from global memory; any width
@@ -27,6 +30,8 @@ char const* to_string(engine_kind kind);
 struct launch_options {
   engine_kind engine = engine_kind::automatic;
   int pack = 0;
+  /// Plan, check every argument, and return the plan without launching anything.
+  bool dry_run = false;
 };
 
 struct plan {
@@ -38,7 +43,9 @@ struct plan {
   int packs = 1;                               // packs per thread per row (register engines)
   int group = 1;                               // threads per row
   int cluster_blocks = 1;                      // blocks per row (block_cluster)
-  bool staged = false; // block_rows: the next row travels by cp.async into shared memory
+  bool staged = false;     // register engines: the input travels by cp.async through shared memory
+  bool persistent = false; // a grid of resident blocks looping over the tiles, not one a tile
+  int shape = -1;          // register engines: the row of the tuning table (dispatch/tuning.hpp)
   int block_threads = 0;
   index_t grid = 0;
   std::size_t dynamic_smem = 0;
@@ -65,12 +72,18 @@ device_info const& current_device();
 
 namespace detail {
 
-/// Chooses engine, packs per thread, group and block for `cols` with packs of `pack` elements.
-/// Throws rowfuse::error when `forced` names an engine that cannot run this width.
-/// `cluster_cache_bytes` is what block_cluster keeps a column in (4 for fp32; the input's size
-/// when the load chain is pure, see engine::caches_raw_input).
+/// The register engine's shapes for inputs of `element_bytes` at `pack` elements a pack, for an
+/// op that reads per-column operands (`heavy`: the norms) or not (tuning.hpp's tables).
+std::span<tuning::register_shape const> register_shapes(int element_bytes, int pack, bool heavy);
+
+/// Chooses engine, shape, packs per thread, group and block for `cols` with packs of `pack`
+/// elements, from `shapes` (register_shapes) for the register engines. Throws rowfuse::error
+/// when `forced` names an engine that cannot run this width. `cluster_cache_bytes` is what
+/// block_cluster keeps a column in (4 for fp32; the input's size when the load chain is pure,
+/// see engine::caches_raw_input). Grid and shared memory are the launcher's (complete_plan).
 plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
-                 device_info const& device, int cluster_cache_bytes = 4);
+                 device_info const& device, std::span<tuning::register_shape const> shapes,
+                 int cluster_cache_bytes = 4);
 
 /// Throws rowfuse::error naming the op and shape if `status` (or the last launch) failed.
 void check_launch(cudaError_t status, plan const& p);

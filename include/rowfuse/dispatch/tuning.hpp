@@ -1,49 +1,104 @@
-// The numbers behind the plan, one place, each with why it is what it is.
+// The numbers behind the plan, one place, each with the measurement that chose it.
 #pragma once
+
+#include <cstddef>
+
+#include "../detail/config.hpp"
 
 namespace rowfuse::tuning {
 
-/// warp_rows blocks: 4 warps. Small blocks let the grid fill every SM even for few rows, and
-/// occupancy (not the block) bounds the rows in flight.
-inline constexpr int warp_rows_block_threads = 128;
-
-/// The widest row warp_rows keeps in registers is 32 lanes x warp_rows_max_packs packs: 512
-/// fp16 / 256 fp32 columns. Past that a small block beats a warp with more packs a lane: at
-/// 1024 fp16 columns, softmax ran at 0.72 of copy with a warp of 4-pack lanes (62 registers)
-/// and 0.82 with a 64-thread block of 2-pack threads (46 registers; H200, 2026-11-22,
-/// bench/experiments/register_shapes.cu).
-inline constexpr int warp_rows_max_packs = 2;
-
-/// block_rows shapes (threads, packs per thread, staged), in order of preference: the first
-/// that holds the row. "Staged" copies the next row into shared memory by cp.async while the
-/// block reduces the current one (register_config): a block_rows block is one of few on its
-/// SM, and without staging its SM's memory traffic stops at every barrier and while the row is
-/// reduced. fp16 softmax, ratio to copy, direct -> staged (H100, 2026-11-23,
-/// bench/experiments/register_shapes.cu): 1024 cols 64 x 2 0.937 -> 0.918; 2048 128 x 2
-/// 0.920 -> 0.909 (small blocks: many per SM already overlap, staging only adds work);
-/// 4096 128 x 4 0.878 -> 0.929; 8192 256 x 4 0.858 -> 0.935, 512 x 2 0.758 -> 0.940;
-/// 16384 512 x 4 0.785 -> 0.817, 1024 x 2 0.586 -> 0.941; 32768 1024 x 4 0.646 -> 0.922;
-/// fp32 16384 1024 x 4 0.941 -> 0.954. Hence 512 x 2 and 1024 x 2 ahead of 256 x 4 and 512 x 4.
-/// (Without staging, on the H200 2026-11-22: 128 x 2 beat 256 x 1 and 128 x 4 beat 256 x 2 and
-/// 512 x 1; 1024-thread blocks lost to 512 x 4 at 16384.)
-struct block_rows_shape_t {
-  int threads;
+/// One register-engine shape (engine/register_engine.cuh), for rows of up to `max_cols`.
+///  - group rows: a group of up to 32 lanes a row (the plan picks the smallest power of two that
+///    holds the row at `packs` a lane), block_threads / group rows a block;
+///  - whole-block rows: the row spans the block, or a cluster of `cluster_blocks` blocks;
+///  - staged: the input travels by cp.async through shared memory;
+///  - persistent: a grid of resident blocks that loop over the row tiles (staging the next row
+///    while reducing this one) instead of one block a tile;
+///  - min_blocks_per_sm: __launch_bounds__' second number (a register cap).
+struct register_shape {
+  index_t max_cols;
   int packs;
+  int block_threads;
+  bool whole_block;
+  int cluster_blocks;
   bool staged;
+  bool persistent;
+  int min_blocks_per_sm;
+
+  constexpr bool operator==(register_shape const&) const = default;
 };
-inline constexpr block_rows_shape_t block_rows_shapes[] = {
-    {64, 2, false},  {128, 2, false}, {128, 4, true}, {512, 2, true},
-    {1024, 2, true}, {1024, 4, true}, {1024, 8, true}};
+
+/// Columns one shape can hold at `pack` elements a pack.
+constexpr index_t capacity(register_shape const& s, int pack) {
+  return index_t(s.whole_block ? s.block_threads * s.cluster_blocks : 32) * s.packs * pack;
+}
+
+// The tables below were measured on an H100 80GB HBM3 on 2026-11-23 with
+// bench/experiments/row_shapes.cu (2^27 elements, inputs uniform in [-4, 4), ratio to a
+// device-to-device copy of the same bytes timed in the same run; rounds 1 and 2 in
+// bench/NOTES.md). What they show:
+//  - a block must move 8 KB or more: with one block a tile, 2 KB blocks ran at 0.50 of copy,
+//    4 KB at 0.80-0.88 and 8 KB at 0.99 (softmax fp16, 128 to 1024 columns): block launches,
+//    not DRAM, limit smaller ones;
+//  - where blocks are that large and three or more fit on an SM, one block a tile beats a
+//    persistent grid (fp32 2048-8192: 1.01 against 0.95); where one or two fit, the persistent
+//    grid that stages the next row wins (fp16 32768: 0.92 against 0.89).
+
+/// Softmax and log-softmax over 16-bit inputs, packs of 8 (first row that holds the width).
+inline constexpr register_shape light_16bit[] = {
+    {32, 1, 512, false, 1, false, false, 4},  // 0.939
+    {64, 2, 256, false, 1, true, false, 1},   // 0.984
+    {1024, 4, 256, false, 1, true, false, 1}, // 0.983-0.996
+    {2048, 1, 256, true, 1, true, true, 1},   // 0.897
+    {4096, 2, 256, true, 1, true, false, 1},  // 0.925
+    {8192, 4, 256, true, 1, true, false, 1},  // 0.962
+    {16384, 8, 256, true, 1, true, false, 1}, // 0.954
+    {32768, 8, 512, true, 1, true, true, 1},  // 0.921
+};
+
+/// The norms (they also read gamma and beta, and layernorm reduces three values a row) over
+/// 16-bit inputs: they hold more registers, fewer blocks fit, and the persistent grid wins
+/// (layernorm fp16: 0.87-0.90 against 0.69-0.72 with one block a tile at 32-512 columns).
+inline constexpr register_shape heavy_16bit[] = {
+    {32, 2, 512, false, 1, true, true, 1},    // layernorm 0.868
+    {512, 2, 256, false, 1, true, true, 1},   // layernorm 0.876-0.899
+    {1024, 4, 128, false, 1, true, true, 1},  // layernorm 0.820, rmsnorm 0.875
+    {2048, 1, 256, true, 1, true, true, 1},   // layernorm 0.871, rmsnorm 0.855
+    {4096, 2, 256, true, 1, true, true, 1},   // layernorm 0.880
+    {8192, 4, 256, true, 1, true, true, 1},   // layernorm 0.845
+    {16384, 2, 1024, true, 1, true, true, 1}, // layernorm 0.825, rmsnorm 0.882
+    {32768, 4, 1024, true, 1, true, true, 1}, // layernorm 0.849, rmsnorm 0.915
+};
+
+/// Every op over fp32 inputs, packs of 4.
+inline constexpr register_shape any_32bit[] = {
+    {256, 2, 512, false, 1, false, false, 1},    // softmax 1.013-1.017
+    {512, 4, 256, false, 1, true, false, 1},     // 1.008
+    {1024, 2, 128, true, 1, false, false, 1},    // 0.923
+    {2048, 2, 256, true, 1, false, false, 1},    // 1.017
+    {4096, 4, 256, true, 1, false, false, 1},    // 1.007
+    {8192, 4, 512, true, 1, false, false, 1},    // 1.012
+    {16384, 8, 512, true, 1, false, false, 1},   // 0.977
+    {32768, 8, 1024, true, 1, true, false, 1},   // 0.882
+    {65536, 8, 256, true, 8, false, false, 1},   // 0.810 (block_uncached: 0.64)
+    {131072, 8, 256, true, 16, false, false, 1}, // 0.745
+    {262144, 8, 512, true, 16, false, false, 2}, // 0.641
+};
+
+/// Single elements (odd widths or pointers), any type: the widest row is 1024 threads x 32.
+inline constexpr register_shape scalar[] = {
+    {32, 1, 128, false, 1, false, true, 1},     {256, 8, 128, false, 1, false, true, 1},
+    {1024, 4, 256, true, 1, false, true, 1},    {4096, 8, 512, true, 1, false, true, 1},
+    {16384, 16, 1024, true, 1, false, true, 1}, {32768, 32, 1024, true, 1, false, true, 1},
+};
 
 /// Staging keeps two slots of the next row (one is read while the other fills) up to this many
-/// bytes; past it one slot, refilled once the current row's values are in registers (fp32
-/// 1024 x 8: 128 KB a slot).
+/// bytes; past it one slot, refilled once the current row's values are in registers.
 inline constexpr int staging_two_slot_bytes = 160 * 1024;
 
-/// Values one block_rows thread may hold: 32 fp32 registers of row, the rest of the 64 a
-/// 1024-thread block allows for addresses and statistics. ptxas spilled (112-byte stack frame)
-/// at 64 values in a 1024-thread block.
-inline constexpr int block_rows_max_values = 32;
+/// The norms' gamma and beta are read once per thread and kept in registers where a thread holds
+/// at most this many values of a row; past it, each pack's are read when it is finished.
+inline constexpr int kept_column_values = 16;
 
 /// Streaming engines: 512 threads, so that two blocks share an SM when their shared memory
 /// allows, and one block's reduction overlaps the other's loads.

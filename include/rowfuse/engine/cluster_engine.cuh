@@ -154,19 +154,6 @@ template <int N, class S> struct slice_cache {
 
 namespace cluster_detail {
 
-template <class P> __device__ __forceinline__ P shfl_from(P const& value, int source_lane) {
-  static_assert(sizeof(P) % 4 == 0, "partials are made of 32-bit words");
-  constexpr int words = sizeof(P) / 4;
-  unsigned in[words], out[words];
-  std::memcpy(in, &value, sizeof(P));
-  ROWFUSE_UNROLL
-  for (int i = 0; i < words; ++i)
-    out[i] = __shfl_sync(0xffffffffu, in[i], source_lane);
-  P result;
-  std::memcpy(&result, out, sizeof(P));
-  return result;
-}
-
 /// Copies `Bytes` (4, 8 or 16) from global to shared memory without passing through registers
 /// (LDGSTS); 16-byte copies skip L1 (.cg), the data is used once from shared memory.
 template <int Bytes> __device__ __forceinline__ void copy_async(void* shared, void const* global) {
@@ -356,7 +343,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     ROWFUSE_UNROLL
     for (int lane_mask = 1; lane_mask < C; lane_mask *= 2)
       total = op.merge(total, detail::shfl_xor(total, lane_mask));
-    total = cluster_detail::shfl_from(total, 0);
+    total = detail::shfl_from(total, 0);
     auto const stats = op.finalize(total, cols);
     if (rank == 0 && threadIdx.x == 0)
       op.save(row, stats);
@@ -394,105 +381,3 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
 }
 
 } // namespace rowfuse::engine
-
-namespace rowfuse::detail {
-
-// ---- launch -----------------------------------------------------------------------------------
-
-/// Records the cluster size in the plan once plan has a field for it.
-template <class Plan> void note_cluster_blocks(Plan& p, int blocks) {
-  if constexpr (requires { p.cluster_blocks; })
-    p.cluster_blocks = blocks;
-}
-
-/// Launches cluster_kernel for plan `p` (rows, cols and op name are read; dynamic_smem, grid,
-/// block_threads, pack and group are written). `cluster_limit` > 0 caps the number of clusters,
-/// so tests can make a few rows loop through the persistent path. Throws rowfuse::error naming
-/// the op and the shape on any failure.
-template <class Config, class Op, class Load, class Store>
-void launch_cluster(plan& p, Op const& op, Load const& load, Store const& store,
-                    cudaStream_t stream, device_info const& dev, index_t cluster_limit = 0) {
-  constexpr int C = Config::cluster_blocks, B = Config::block_threads, N = Config::pack;
-  constexpr int cache_bytes = engine::cache_element_bytes<Load>;
-  if (p.rows == 0 || p.cols == 0)
-    return;
-  if (dev.compute_capability < 90)
-    fail(p.op, " on [", p.rows, " x ", p.cols, "] (block_cluster): thread-block clusters need ",
-         "compute capability 9.0, device ", dev.id, " has ", dev.compute_capability);
-  p.pack = N;
-  p.block_threads = B;
-  p.group = B * C; // threads per row
-  note_cluster_blocks(p, C);
-  p.dynamic_smem = cluster_slice_bytes(p.cols, C, N, cache_bytes);
-
-  auto kernel = engine::cluster_kernel<Config, Op, Load, Store>;
-  // Opt in to the device's whole per-block shared memory once per device (every later width
-  // then fits without another call), and to 16-block clusters where asked.
-  static int dynamic_limit[64] = {};
-  int& limit = dynamic_limit[dev.id % 64];
-  if (limit == 0) {
-    cudaFuncAttributes attributes{};
-    check_launch(cudaFuncGetAttributes(&attributes, kernel), p);
-    int const room = int(dev.shared_memory_per_block_optin) - int(attributes.sharedSizeBytes);
-    check_launch(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, room),
-                 p);
-    if constexpr (C > 8)
-      check_launch(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
-                   p);
-    limit = room;
-  }
-  if (p.dynamic_smem > std::size_t(limit))
-    fail(p.op, " on [", p.rows, " x ", p.cols, "] (block_cluster): a slice of ", p.dynamic_smem,
-         " bytes per block does not fit in the ", limit, " bytes a block of cluster ", C,
-         " may use; a larger cluster or block_uncached is needed");
-
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = C;
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(C); // the occupancy query wants a grid of whole clusters
-  config.blockDim = dim3(B);
-  config.dynamicSmemBytes = p.dynamic_smem;
-  config.stream = stream;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-
-  // Resident clusters depend on the slice size: ask once per device and size (the query costs
-  // about as much as a launch; a model runs the same widths again and again).
-  struct resident {
-    std::size_t smem = 0;
-    int clusters = 0;
-  };
-  static resident cached[64];
-  resident& r = cached[dev.id % 64];
-  if (r.clusters == 0 || r.smem != p.dynamic_smem) {
-    int clusters = 0;
-    cudaError_t const status = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
-    // A device that refuses the cluster shape (16 blocks where the non-portable size is not
-    // granted) answers with an error rather than 0: the same verdict, and the error is not
-    // left behind for the next check_launch to find.
-    if (status != cudaSuccess && C > 8) {
-      (void)cudaGetLastError();
-      clusters = 0;
-    } else {
-      check_launch(status, p);
-    }
-    if (clusters == 0)
-      fail(p.op, " on [", p.rows, " x ", p.cols, "] (block_cluster): no cluster of ", C,
-           " blocks of ", B, " threads and ", p.dynamic_smem,
-           " bytes of shared memory can be resident on device ", dev.id,
-           status != cudaSuccess ? " (" : "", status != cudaSuccess ? cudaGetErrorName(status) : "",
-           status != cudaSuccess ? ")" : "");
-    r = {p.dynamic_smem, clusters};
-  }
-  index_t clusters = std::min<index_t>(p.rows, r.clusters);
-  if (cluster_limit > 0)
-    clusters = std::min(clusters, cluster_limit);
-  p.grid = clusters * C;
-  config.gridDim = dim3(unsigned(p.grid));
-  check_launch(cudaLaunchKernelEx(&config, kernel, op, load, store, p.rows, p.cols), p);
-}
-
-} // namespace rowfuse::detail

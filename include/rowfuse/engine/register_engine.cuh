@@ -1,22 +1,28 @@
-// The register engines: a row lives in the registers of the threads that share it, is read
-// once, reduced, and written once.
+// The register engine: a row lives in the registers of the threads that share it, is read once,
+// reduced, and written once. One kernel template covers every width up to 2^19 columns through
+// three numbers:
 //
-//  - warp_rows:  a group of 1-32 lanes per row (a runtime power of two), several rows per warp
-//                for narrow rows, butterfly shuffles within the group;
-//  - block_rows: a whole block per row, CUB BlockReduce across its warps.
+//  - threads per row: a group of 1-32 lanes (a runtime power of two; several rows per warp and
+//    block), or the whole block;
+//  - packs per thread: how many N-element pieces of the row each thread holds;
+//  - blocks per row: 1, or a thread-block cluster of 2-16 blocks (sm_90+), each holding a slice
+//    of the row in its registers; the blocks exchange their partial statistics once per
+//    reduction through distributed shared memory (no global memory, no atomics).
 //
-// Thread `lane` of a row's group holds packs p = 0 .. Packs-1 at columns
-// (p * group + lane) * N .. +N: consecutive lanes touch consecutive 16-byte pieces (coalesced),
-// and a lane's valid packs are a prefix, which the op's `local` takes as a count.
+// Thread `lane` of a row's group (for a cluster: rank * block threads + thread) holds packs
+// p = 0 .. Packs-1 at columns (p * group + lane) * N .. +N: consecutive lanes touch consecutive
+// 16-byte pieces (coalesced), and a lane's valid packs are a prefix, which the op's reductions
+// take as a count.
 //
-// Tried and measured on the H200 (bench/NOTES.md, 2026-11-22), and left out: holding 2-4 rows
-// per group at once, and prefetching the next row's packs into registers while the current
-// one is reduced. Both raise registers a thread (36 -> 54-90 at 32 fp16 columns) and so cut
-// occupancy; neither beat one row per group without prefetch (softmax 0.69-0.75 of copy
-// against 0.74 at 32 columns; 0.69 against 0.71 at 2048).
+// The grid is one block (or cluster) per tile of rows, or fewer that loop over the tiles: the
+// launcher decides (dispatch/launch.cuh). Every loop bound depends only on the block (cluster),
+// so every shuffle and barrier is uniform.
 #pragma once
 
+#include <type_traits>
 #include <utility>
+
+#include <cooperative_groups.h>
 
 #include "../detail/async_copy.cuh"
 #include "../detail/config.hpp"
@@ -26,17 +32,25 @@
 
 namespace rowfuse::engine {
 
-/// `Staged`: the next row's packs of the input travel by cp.async into shared memory while the
-/// current row is reduced, so a block keeps a row's bytes in flight through its arithmetic and
-/// barriers; the load chain runs on the staged values. Packs of 4, 8 or 16 bytes only (for
-/// others the flag is ignored). Two slots (one read while the other fills) up to
-/// tuning::staging_two_slot_bytes, else one, refilled once the row is in registers.
-template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false>
+/// One register-engine kernel's shape. `WholeBlock`: the row spans the block (and the cluster);
+/// otherwise a group of 1-32 lanes. `Staged`: the input's packs travel by cp.async into shared
+/// memory (no registers held while in flight; the next row's while the current one is reduced
+/// when a block loops), and the load chain runs on the staged values; packs of 4, 8 or 16 bytes
+/// only (for others the flag is ignored). `MinBlocksPerSM` caps registers a thread at
+/// 64K / (threads x it), as __launch_bounds__ does.
+template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false,
+          int ClusterBlocks = 1, int MinBlocksPerSM = 1>
 struct register_config {
+  static_assert(ClusterBlocks == 1 || WholeBlock, "a cluster holds whole-block rows");
+  static_assert(ClusterBlocks >= 1 && ClusterBlocks <= 16 &&
+                    (ClusterBlocks & (ClusterBlocks - 1)) == 0,
+                "a cluster has 1, 2, 4, 8 or 16 blocks");
   static constexpr int pack = N;
   static constexpr int packs = Packs;
   static constexpr int block_threads = BlockThreads;
   static constexpr bool whole_block = WholeBlock;
+  static constexpr int cluster_blocks = ClusterBlocks;
+  static constexpr int min_blocks_per_sm = MinBlocksPerSM;
 
   template <class T> static constexpr bool staged = Staged&& detail::async_copy_size_ok<T, N>;
   template <class T> static constexpr int slot_bytes = Packs* BlockThreads* N* int(sizeof(T));
@@ -48,30 +62,62 @@ struct register_config {
   template <class T> static constexpr int staging_bytes = staging_slots<T>* slot_bytes<T>;
 };
 
-/// The block's shared memory for its reductions (only block_rows uses it).
-template <class Op, int B, bool TwoPhase = two_phase_op<Op>> struct reduce_storage {
+/// The block's shared memory for its reductions (block and cluster rows).
+template <class Op, int B, int C, bool TwoPhase = two_phase_op<Op>> struct reduce_storage {
   typename block_allreduce<typename Op::partial, B>::TempStorage partials;
+  typename cluster_allreduce<typename Op::partial, C>::TempStorage cluster_partials;
 };
-template <class Op, int B> struct reduce_storage<Op, B, true> {
+template <class Op, int B, int C> struct reduce_storage<Op, B, C, true> {
   using first_t = decltype(std::declval<Op const&>().phase1(std::declval<float (&)[1]>(), 0));
   using second_t = decltype(std::declval<Op const&>().phase2(std::declval<float (&)[1]>(), 0,
                                                              std::declval<first_t>(), index_t(1)));
   typename block_allreduce<first_t, B>::TempStorage first;
   typename block_allreduce<second_t, B>::TempStorage second;
+  typename cluster_allreduce<first_t, C>::TempStorage cluster_first;
+  typename cluster_allreduce<second_t, C>::TempStorage cluster_second;
 };
 
-/// One launch: rows `first, first + step, ...` of the op. `group_log2` is log2 of the lanes per
-/// row for warp_rows (ignored for block_rows).
-template <class Config, class Op, class Load, class Store>
-__global__ void __launch_bounds__(Config::block_threads)
-    register_kernel(Op op, Load load, Store store, index_t rows, index_t cols, int group_log2) {
-  constexpr int N = Config::pack, P = Config::packs, B = Config::block_threads;
-  __shared__ reduce_storage<Op, B> shared;
+/// Ops with per-column operands (the norms' gamma and beta) read them with `read_columns<N>(col0)`
+/// and take the result in finish / finish2.
+template <class Op, int N, class = void> inline constexpr bool reads_columns = false;
+template <class Op, int N>
+inline constexpr bool reads_columns<
+    Op, N, std::void_t<decltype(std::declval<Op const&>().template read_columns<N>(index_t(0)))>> =
+    true;
 
-  int const group = Config::whole_block ? B : 1 << group_log2;
-  int const lane = Config::whole_block ? int(threadIdx.x) : int(threadIdx.x) & (group - 1);
-  int const rows_per_block = B / group;
-  index_t const row_step = index_t(gridDim.x) * rows_per_block;
+template <class Op, int N, bool = reads_columns<Op, N>> struct column_packs {
+  using type = detail::no_state;
+};
+template <class Op, int N> struct column_packs<Op, N, true> {
+  using type = decltype(std::declval<Op const&>().template read_columns<N>(index_t(0)));
+};
+
+/// One launch: row tiles blockIdx.x / C, + gridDim.x / C, ... of the op. `group_log2` is log2
+/// of the lanes per row for group rows (ignored for whole-block rows).
+template <class Config, class Op, class Load, class Store>
+__global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_sm)
+    register_kernel(Op op, Load load, Store store, index_t rows, index_t cols, int group_log2) {
+  constexpr int N = Config::pack, P = Config::packs, B = Config::block_threads,
+                C = Config::cluster_blocks;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  if constexpr (C > 1) {
+    // Built for an older architecture too: never launched there (the plan refuses clusters
+    // below compute capability 9.0).
+    __trap();
+    return;
+  }
+#endif
+  __shared__ reduce_storage<Op, B, C> shared;
+
+  int rank = 0; // this block's place in its cluster
+  if constexpr (C > 1)
+    rank = int(cooperative_groups::this_cluster().block_rank());
+  int const group = Config::whole_block ? B * C : 1 << group_log2;
+  int const lane =
+      Config::whole_block ? rank * B + int(threadIdx.x) : int(threadIdx.x) & (group - 1);
+  int const rows_per_block = Config::whole_block ? 1 : B / group;
+  index_t const row_step = index_t(gridDim.x / C) * rows_per_block;
+  index_t const first_row = index_t(blockIdx.x / C) * rows_per_block;
 
   // This lane's packs inside the row: a prefix of 0 .. P-1, the same for every row.
   int valid_packs = 0;
@@ -81,18 +127,46 @@ __global__ void __launch_bounds__(Config::block_threads)
       valid_packs = p + 1;
   auto const col_of = [&](int p) { return (index_t(p) * group + lane) * N; };
 
-  // Whole-block rows reduce with CUB across the block, warp rows by shuffles in the group.
-  int buffer = 0; // block_allreduce's alternating buffer, flipped every row
-  auto const reduce = [&](auto value, auto merge, auto& storage) {
+  // Group rows reduce by shuffles in the group, whole-block rows across the block, cluster rows
+  // then across the cluster. Each reduction has its own storage; `buffer` alternates the posts
+  // from row to row (see block_allreduce, cluster_allreduce).
+  int buffer = 0;
+  auto const reduce = [&](auto value, auto merge, auto& block_storage, auto& cluster_storage) {
     using T = decltype(value);
-    if constexpr (Config::whole_block)
-      return block_allreduce<T, B>{storage, buffer}(value, merge);
-    else
+    if constexpr (Config::whole_block) {
+      T const block_total = block_allreduce<T, B>{block_storage, buffer}(value, merge);
+      if constexpr (C > 1)
+        return cluster_allreduce<T, C>{cluster_storage, buffer}(block_total, merge);
+      else
+        return block_total;
+    } else {
       return allreduce_in_group(value, group, merge);
+    }
   };
 
   load_context load_ctx{true, cols};
   store_context<float> store_ctx{cols, 0.0f};
+
+  // The op's per-column operands are the same for every row: where a thread holds few values
+  // they are read once, before the first row's loads, and kept; elsewhere each pack's are read
+  // where it is finished (kept, they would cost more registers than the row's values).
+  constexpr bool columns_kept = reads_columns<Op, N> && P * N <= tuning::kept_column_values;
+  using columns_t = typename column_packs<Op, N>::type;
+  [[maybe_unused]] columns_t kept_columns[columns_kept ? P : 1];
+  if constexpr (columns_kept) {
+    ROWFUSE_UNROLL
+    for (int p = 0; p < P; ++p)
+      if (p < valid_packs)
+        kept_columns[p] = op.template read_columns<N>(col_of(p));
+  }
+  auto const columns_of = [&](int p) {
+    if constexpr (columns_kept)
+      return kept_columns[p];
+    else if constexpr (reads_columns<Op, N>)
+      return op.template read_columns<N>(col_of(p));
+    else
+      return columns_t{};
+  };
 
   // Staging: slot `s` holds this thread's packs at ((s * P + p) * B + thread) * N, so a warp's
   // 16-byte reads of one pack index are consecutive (no bank conflicts). A thread reads back
@@ -117,11 +191,9 @@ __global__ void __launch_bounds__(Config::block_threads)
     }
   };
   if constexpr (staged)
-    stage_row(index_t(blockIdx.x) * rows_per_block + int(threadIdx.x) / group, 0);
+    stage_row(first_row + int(threadIdx.x) / group, 0);
 
-  // The loop bound is the same for the whole block, so every shuffle and barrier is uniform.
-  for (index_t first = index_t(blockIdx.x) * rows_per_block; first < rows;
-       first += row_step, buffer ^= 1) {
+  for (index_t first = first_row; first < rows; first += row_step, buffer ^= 1) {
     index_t const row = first + int(threadIdx.x) / group;
     bool const row_ok = row < rows;
     int const n = row_ok ? valid_packs * N : 0;
@@ -133,23 +205,18 @@ __global__ void __launch_bounds__(Config::block_threads)
     } else if constexpr (slots == 1) {
       detail::async_copy_wait<0>();
     }
-    // Issue every operand's loads for the row before any arithmetic depends on one: inside the
-    // chain, an operand's load waited for the arithmetic of the nodes before it (residual: a
-    // second round trip a pack).
+    // Every operand's loads for the row are issued before any arithmetic depends on one (inside
+    // the chain, an operand's load would wait for the arithmetic of the nodes before it).
     typename Load::template reads_type<N> reads[P];
     ROWFUSE_UNROLL
     for (int p = 0; p < P; ++p)
       if (row_ok && p < valid_packs)
         reads[p] = load.template read<N>(row, col_of(p));
-    // The store side's index-only work (dropout's Philox) runs right after the input's load is
-    // issued, while it is in flight, rather than after the statistics, where a one-pack lane
-    // has nothing to overlap it with. Only there: ptxas registers a thread, fp16 softmax ->
-    // dropout, after -> ahead: warp_rows 1 pack 36 -> 40; 2 packs and staged 128 x 4 took 10-30
-    // more (and a staged row has no load in flight to hide the draws behind).
+    // The store side's index-only work (dropout's Philox) runs while the input's load is in
+    // flight where a lane holds one pack and nothing is staged; elsewhere after the statistics,
+    // where drawing ahead would hold the draws in registers through the row (bench/NOTES.md).
     constexpr bool draw_store_ahead = !staged && P == 1;
     typename Store::template draws_type<N> store_draws[P];
-    // Pack by pack (reading the input ahead in a loop of its own, like the operands, cost the
-    // staged shapes 20-25 registers: 128 x 4 68 -> 93, 1024 x 4 spilled).
     float v[P * N];
     ROWFUSE_UNROLL
     for (int p = 0; p < P; ++p) {
@@ -185,7 +252,7 @@ __global__ void __launch_bounds__(Config::block_threads)
           ROWFUSE_UNROLL
           for (int j = 0; j < N; ++j)
             y[j] = v[p * N + j];
-          finish(y, col_of(p));
+          finish(y, col_of(p), columns_of(p));
           if constexpr (draw_store_ahead)
             store.template store<N>(row, col_of(p), y, store_ctx, store_draws[p]);
           else
@@ -202,24 +269,36 @@ __global__ void __launch_bounds__(Config::block_threads)
     };
     if constexpr (two_phase_op<Op>) {
       auto const first_total = reduce(
-          op.phase1(v, n), [&](auto a, auto b) { return op.merge1(a, b); }, shared.first);
+          op.phase1(v, n), [&](auto a, auto b) { return op.merge1(a, b); }, shared.first,
+          shared.cluster_first);
       refill_single_slot();
       auto const second_total = reduce(
           op.phase2(v, n, first_total, cols), [&](auto a, auto b) { return op.merge2(a, b); },
-          shared.second);
+          shared.second, shared.cluster_second);
       auto const stats = op.finalize2(first_total, second_total, cols);
-      finish_row(stats,
-                 [&](float(&y)[N], index_t col0) { op.template finish2<N>(y, stats, row, col0); });
+      finish_row(stats, [&](float(&y)[N], index_t col0, columns_t const& columns) {
+        if constexpr (reads_columns<Op, N>)
+          op.template finish2<N>(y, stats, row, col0, columns);
+        else
+          op.template finish2<N>(y, stats, row, col0);
+      });
     } else {
       auto const total = reduce(
-          op.local(v, n), [&](auto a, auto b) { return op.merge(a, b); }, shared.partials);
+          op.local(v, n), [&](auto a, auto b) { return op.merge(a, b); }, shared.partials,
+          shared.cluster_partials);
       refill_single_slot();
       auto const stats = op.finalize(total, cols);
-      finish_row(stats,
-                 [&](float(&y)[N], index_t col0) { op.template finish<N>(y, stats, row, col0); });
+      finish_row(stats, [&](float(&y)[N], index_t col0, columns_t const& columns) {
+        if constexpr (reads_columns<Op, N>)
+          op.template finish<N>(y, stats, row, col0, columns);
+        else
+          op.template finish<N>(y, stats, row, col0);
+      });
     }
   }
   flush_amax(store, store_ctx);
+  if constexpr (C > 1)
+    cluster_allreduce_exit();
 }
 
 } // namespace rowfuse::engine

@@ -18,18 +18,39 @@ template <int N> bool affine_allows_pack(no_affine_t const&) {
   return true;
 }
 
-/// y[j] = y[j] * gamma(col0 + j) [+ beta(col0 + j)], with vector loads of gamma and beta.
+/// gamma's and beta's packs at col0 as stored: an engine reads them together with the row's
+/// input (register_kernel), so that their latency is not paid after the row's statistics.
+template <int N, class G, class B> struct affine_packs {
+  rowfuse::detail::raw_pack<G, N> gamma;
+  rowfuse::detail::raw_pack<B, N> beta;
+};
+
+template <int N, class G, class B>
+__device__ affine_packs<N, G, B> read_affine(affine_params<G, B> const& affine, index_t col0) {
+  affine_packs<N, G, B> packs{};
+  packs.gamma = rowfuse::detail::read_operand<N>(affine.gamma, 0, col0);
+  if (affine.beta.data != nullptr)
+    packs.beta = rowfuse::detail::read_operand<N>(affine.beta, 0, col0);
+  return packs;
+}
+template <int N> __device__ rowfuse::detail::no_state read_affine(no_affine_t const&, index_t) {
+  return {};
+}
+
+/// y[j] = y[j] * gamma(col0 + j) [+ beta(col0 + j)] from the packs read by read_affine.
 /// Each output is rounded once (an fma), so where x_hat * gamma and beta cancel the error is
 /// a fraction of an ulp of the result rather than of the larger terms; zero-centred gamma is
 /// x_hat + x_hat * gamma for the same reason (1 + gamma would round gamma near -1 first).
 template <int N, class G, class B>
-__device__ void apply_affine(float (&y)[N], affine_params<G, B> const& affine, index_t col0) {
-  float g[N];
-  rowfuse::detail::load_operand<N>(affine.gamma, 0, col0, g);
-  float b[N] = {};
+__device__ void apply_affine(float (&y)[N], affine_params<G, B> const& affine,
+                             affine_packs<N, G, B> const& packs) {
+  float g[N], b[N];
   bool const has_beta = affine.beta.data != nullptr;
-  if (has_beta)
-    rowfuse::detail::load_operand<N>(affine.beta, 0, col0, b);
+  ROWFUSE_UNROLL
+  for (int j = 0; j < N; ++j) {
+    g[j] = rowfuse::detail::widen<float>(packs.gamma.v[j]);
+    b[j] = has_beta ? rowfuse::detail::widen<float>(packs.beta.v[j]) : 0.0f;
+  }
   if (affine.zero_centered) {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
@@ -40,8 +61,14 @@ __device__ void apply_affine(float (&y)[N], affine_params<G, B> const& affine, i
       y[j] = fmaf(y[j], g[j], b[j]);
   }
 }
+template <int N>
+__device__ void apply_affine(float (&)[N], no_affine_t const&, rowfuse::detail::no_state) {}
 
-template <int N> __device__ void apply_affine(float (&)[N], no_affine_t const&, index_t) {}
+/// The same, reading gamma and beta here (the engines that do not read ahead).
+template <int N, class Affine>
+__device__ void apply_affine(float (&y)[N], Affine const& affine, index_t col0) {
+  apply_affine(y, affine, read_affine<N>(affine, col0));
+}
 
 /// The sum of term(i) over i in [0, K), in four interleaved running sums combined by pairs at
 /// the end: the rounding error grows with K / 4 + 2 additions instead of K, for three registers
@@ -239,13 +266,19 @@ template <class Affine> struct layernorm {
     return {pivot(row_sum, cols), lo, rsqrtf((var < 0.0f ? 0.0f : var) + eps)};
   }
 
-  /// From phase 2's v, x - hi.
-  template <int N>
-  __device__ void finish2(float (&x)[N], stats const& s, index_t, index_t col0) const {
+  /// gamma's and beta's packs at col0, for finish2: read with the row's input.
+  template <int N> __device__ auto read_columns(index_t col0) const {
+    return norm_detail::read_affine<N>(affine, col0);
+  }
+
+  /// From phase 2's v, x - hi, and read_columns' packs.
+  template <int N, class Columns>
+  __device__ void finish2(float (&x)[N], stats const& s, index_t, index_t,
+                          Columns const& columns) const {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
       x[j] = (x[j] - s.mean_lo) * s.rstd;
-    norm_detail::apply_affine(x, affine, col0);
+    norm_detail::apply_affine(x, affine, columns);
   }
 
   template <int N> bool aligned_for_pack() const {
@@ -304,6 +337,19 @@ template <class Affine> struct rmsnorm {
     for (int j = 0; j < N; ++j)
       x[j] *= s.rstd;
     norm_detail::apply_affine(x, affine, col0);
+  }
+
+  /// gamma's packs at col0, for finish: read with the row's input.
+  template <int N> __device__ auto read_columns(index_t col0) const {
+    return norm_detail::read_affine<N>(affine, col0);
+  }
+  template <int N, class Columns>
+  __device__ void finish(float (&x)[N], stats const& s, index_t, index_t,
+                         Columns const& columns) const {
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      x[j] *= s.rstd;
+    norm_detail::apply_affine(x, affine, columns);
   }
 
   template <int N> bool aligned_for_pack() const {

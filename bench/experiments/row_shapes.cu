@@ -1,0 +1,254 @@
+// Experiment (not part of the build): times register_kernel shapes directly, every width from
+// 32 to 262144 columns, against a device-to-device copy of the same bytes timed in the same run,
+// with a grid of one block (cluster) per row tile and with a grid of resident blocks that loop
+// over the tiles, staged through shared memory by cp.async and loaded straight to registers.
+// Prints one line per case: op dtype cols shape staged grid regs blocks/SM ratio-to-copy.
+//   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
+//     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
+// ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <rowfuse/rowfuse.cuh>
+
+namespace rf = rowfuse;
+using rf::index_t;
+
+namespace {
+
+constexpr index_t elems = index_t(1) << 27;
+float* flush;
+cudaEvent_t e0, e1;
+void *x, *y, *gamma_data, *beta_data;
+
+template <class F> double time_ms(F f) {
+  for (int i = 0; i < 2; ++i)
+    f();
+  std::vector<float> ms;
+  for (int i = 0; i < 9; ++i) {
+    cudaMemsetAsync(flush, i, 256u << 20);
+    cudaEventRecord(e0);
+    f();
+    cudaEventRecord(e1);
+    cudaEventSynchronize(e1);
+    float t;
+    cudaEventElapsedTime(&t, e0, e1);
+    ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+template <class T> __global__ void fill(T* out, index_t n, float lo, float hi) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < n;
+       i += index_t(gridDim.x) * blockDim.x) {
+    unsigned h = unsigned(i) * 2654435761u ^ unsigned(i >> 32) * 40503u;
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    out[i] = T(lo + (hi - lo) * float(h & 0xffffff) / float(0x1000000));
+  }
+}
+
+template <class T> double copy_ms() {
+  return time_ms([] { cudaMemcpyAsync(y, x, elems * sizeof(T), cudaMemcpyDeviceToDevice); });
+}
+
+int sms = 0;
+
+/// One shape: N-element packs, P packs a thread, B threads, whole-block rows or groups, C blocks
+/// a row, minimum blocks an SM.
+template <int P, int B, bool Whole, int C = 1, int MinBlocks = 1> struct shape {};
+
+template <class T, class Op, bool Staged, int P, int B, bool Whole, int C, int MinBlocks>
+void run_one(char const* opname, Op const& op, index_t cols, double copy, bool persistent) {
+  constexpr int N = 16 / sizeof(T);
+  using config = rf::engine::register_config<N, P, B, Whole, Staged, C, MinBlocks>;
+  index_t const rows = elems / cols;
+  auto load = rf::bind(rf::load(static_cast<T const*>(x), rows, cols), "x");
+  auto store = rf::bind(rf::store(static_cast<T*>(y)), "y", rows, cols);
+  auto kernel = rf::engine::register_kernel<config, Op, decltype(load), decltype(store)>;
+  int const smem = config::template staging_bytes<T>;
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024);
+  if (C > 8)
+    cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+  cudaFuncAttributes attr;
+  cudaFuncGetAttributes(&attr, kernel);
+  int blocks = 0;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, B, smem);
+  int group = Whole ? B * C : 1;
+  index_t const packs = cols / N;
+  if (!Whole)
+    while (group < 32 && index_t(group) * P < packs)
+      group *= 2;
+  if (index_t(group) * P * N < cols || (Whole && index_t(group) * P * N / 2 >= cols && P > 1))
+    return; // does not hold the row, or would leave half the threads idle
+  int group_log2 = 0;
+  while ((1 << group_log2) < group)
+    ++group_log2;
+  index_t const rows_per_block = Whole ? 1 : B / group;
+  index_t const tiles = (rows + rows_per_block - 1) / rows_per_block;
+  index_t grid = tiles * C;
+  if (persistent) {
+    if (C > 1)
+      return;
+    grid = std::min<index_t>(tiles, index_t(blocks) * sms);
+  }
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = C;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  cudaLaunchConfig_t launch{};
+  launch.gridDim = dim3(unsigned(grid));
+  launch.blockDim = dim3(B);
+  launch.dynamicSmemBytes = smem;
+  launch.attrs = &attribute;
+  launch.numAttrs = 1;
+  double const ms = time_ms(
+      [&] { cudaLaunchKernelEx(&launch, kernel, op, load, store, rows, cols, group_log2); });
+  cudaError_t const err = cudaDeviceSynchronize();
+  std::printf("%-9s %s %6ld P%-2d B%-4d %s C%-2d min%-2d %s %s regs %3d occ %2d ratio %.3f %s\n",
+              opname, sizeof(T) == 4 ? "fp32" : "fp16", long(cols), P, B, Whole ? "block" : "group",
+              C, MinBlocks, Staged ? "staged" : "direct", persistent ? "persist" : "tiles  ",
+              attr.numRegs, blocks, copy / ms, err ? cudaGetErrorString(err) : "");
+  std::fflush(stdout);
+  (void)cudaGetLastError();
+}
+
+template <class T, class Op, int P, int B, bool Whole, int C, int MinBlocks>
+void run_shape(char const* opname, Op const& op, index_t cols, double copy,
+               shape<P, B, Whole, C, MinBlocks>) {
+  for (bool persistent : {false, true}) {
+    run_one<T, Op, false, P, B, Whole, C, MinBlocks>(opname, op, cols, copy, persistent);
+    run_one<T, Op, true, P, B, Whole, C, MinBlocks>(opname, op, cols, copy, persistent);
+  }
+}
+
+template <class T, class Op, class... Shapes>
+void sweep(char const* opname, Op const& op, std::vector<index_t> const& widths, Shapes... s) {
+  double const copy = copy_ms<T>();
+  std::printf("copy %s %.4f ms = %.0f GB/s\n", sizeof(T) == 4 ? "fp32" : "fp16", copy,
+              2.0 * elems * sizeof(T) / copy / 1e6);
+  for (index_t cols : widths)
+    (run_shape<T>(opname, op, cols, copy, s), ...);
+}
+
+// Shapes by how many columns they hold (pack 8 for 16-bit types, 4 for fp32). ROW_SHAPES_ROUND
+// 1: the first survey; 2: larger blocks of group rows (a block must move several KB, or block
+// launches dominate) and clusters of smaller blocks (two or more resident per SM).
+template <class T, class Op> void all_shapes(char const* opname, Op const& op) {
+  constexpr bool wide = sizeof(T) == 2; // 8 elements a pack
+#if ROW_SHAPES_ROUND == 1
+  std::vector<index_t> narrow{32, 64, 128, 256, 512};
+  sweep<T>(opname, op, narrow, shape<1, 128, false>{}, shape<1, 128, false, 1, 16>{},
+           shape<2, 128, false>{}, shape<2, 128, false, 1, 16>{}, shape<1, 64, true>{});
+  if constexpr (wide) {
+    sweep<T>(opname, op, {1024, 2048}, shape<4, 128, false>{}, shape<2, 64, true>{},
+             shape<1, 128, true>{}, shape<2, 128, true>{}, shape<1, 256, true>{});
+    sweep<T>(opname, op, {4096, 8192}, shape<4, 128, true>{}, shape<2, 256, true>{},
+             shape<1, 512, true>{}, shape<4, 256, true>{}, shape<2, 512, true>{},
+             shape<1, 1024, true>{});
+    sweep<T>(opname, op, {16384, 32768}, shape<4, 512, true>{}, shape<2, 1024, true>{},
+             shape<8, 256, true>{}, shape<4, 1024, true>{}, shape<8, 512, true>{},
+             shape<4, 512, true, 2>{}, shape<2, 1024, true, 2>{});
+    sweep<T>(opname, op, {65536}, shape<4, 1024, true, 2>{}, shape<4, 512, true, 4>{},
+             shape<2, 1024, true, 4>{}, shape<2, 512, true, 8>{}, shape<8, 512, true, 2>{});
+    sweep<T>(opname, op, {131072}, shape<4, 1024, true, 4>{}, shape<4, 512, true, 8>{},
+             shape<2, 1024, true, 8>{}, shape<2, 512, true, 16>{}, shape<8, 512, true, 4>{});
+    sweep<T>(opname, op, {262144}, shape<4, 1024, true, 8>{}, shape<4, 512, true, 16>{},
+             shape<2, 1024, true, 16>{}, shape<8, 512, true, 8>{});
+  } else {
+    sweep<T>(opname, op, {1024}, shape<4, 128, false>{}, shape<4, 64, true>{},
+             shape<2, 128, true>{}, shape<1, 256, true>{});
+    sweep<T>(opname, op, {2048, 4096}, shape<4, 128, true>{}, shape<2, 256, true>{},
+             shape<8, 128, true>{}, shape<4, 256, true>{}, shape<2, 512, true>{},
+             shape<1, 1024, true>{});
+    sweep<T>(opname, op, {8192, 16384}, shape<8, 256, true>{}, shape<4, 512, true>{},
+             shape<8, 512, true>{}, shape<4, 1024, true>{}, shape<4, 512, true, 2>{},
+             shape<8, 256, true, 2>{});
+    sweep<T>(opname, op, {32768}, shape<8, 1024, true>{}, shape<8, 512, true, 2>{},
+             shape<4, 1024, true, 2>{}, shape<4, 512, true, 4>{});
+    sweep<T>(opname, op, {65536}, shape<8, 1024, true, 2>{}, shape<8, 512, true, 4>{},
+             shape<4, 1024, true, 4>{}, shape<4, 512, true, 8>{});
+    sweep<T>(opname, op, {131072}, shape<8, 1024, true, 4>{}, shape<8, 512, true, 8>{},
+             shape<4, 1024, true, 8>{}, shape<4, 512, true, 16>{});
+    sweep<T>(opname, op, {262144}, shape<8, 1024, true, 8>{}, shape<8, 512, true, 16>{},
+             shape<4, 1024, true, 16>{});
+  }
+#else
+  sweep<T>(opname, op, {32, 64, 128, 256, 512, 1024}, shape<1, 256, false>{},
+           shape<1, 512, false>{}, shape<2, 256, false>{}, shape<2, 512, false>{},
+           shape<4, 256, false>{}, shape<1, 512, false, 1, 4>{}, shape<2, 256, false, 1, 8>{});
+  if constexpr (wide) {
+    sweep<T>(opname, op, {32768}, shape<4, 256, true, 4>{}, shape<4, 256, true, 4, 3>{},
+             shape<4, 512, true, 2, 2>{}, shape<8, 256, true, 2>{});
+    sweep<T>(opname, op, {65536}, shape<4, 256, true, 8>{}, shape<4, 256, true, 8, 3>{},
+             shape<4, 512, true, 4, 2>{}, shape<8, 256, true, 4>{});
+    sweep<T>(opname, op, {131072}, shape<4, 256, true, 16>{}, shape<4, 256, true, 16, 3>{},
+             shape<4, 512, true, 8, 2>{}, shape<8, 256, true, 8>{});
+    sweep<T>(opname, op, {262144}, shape<4, 512, true, 16, 2>{}, shape<8, 256, true, 16>{},
+             shape<8, 256, true, 16, 2>{});
+  } else {
+    sweep<T>(opname, op, {32768}, shape<8, 256, true, 4>{}, shape<4, 256, true, 8, 3>{},
+             shape<8, 512, true, 2, 2>{});
+    sweep<T>(opname, op, {65536}, shape<8, 256, true, 8>{}, shape<4, 256, true, 16, 3>{},
+             shape<8, 512, true, 4, 2>{});
+    sweep<T>(opname, op, {131072}, shape<8, 256, true, 16>{}, shape<8, 512, true, 8, 2>{});
+    sweep<T>(opname, op, {262144}, shape<8, 512, true, 16, 2>{});
+  }
+#endif
+}
+
+} // namespace
+
+#ifndef ROW_SHAPES_ROUND
+#define ROW_SHAPES_ROUND 1
+#endif
+#ifndef ROW_SHAPES_PART
+#define ROW_SHAPES_PART 0
+#endif
+
+int main() {
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  sms = prop.multiProcessorCount;
+  std::printf("%s, %d SMs\n", prop.name, sms);
+  cudaMalloc(&flush, 256u << 20);
+  cudaMalloc(&x, elems * 4);
+  cudaMalloc(&y, elems * 4);
+  cudaMalloc(&gamma_data, 262144 * 4);
+  cudaMalloc(&beta_data, 262144 * 4);
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+#if ROW_SHAPES_PART == 0
+  fill<<<1024, 256>>>(static_cast<__half*>(x), elems, -4.0f, 4.0f);
+  all_shapes<__half>("softmax", rf::op::softmax<false, false>{});
+#elif ROW_SHAPES_PART == 1
+  fill<<<1024, 256>>>(static_cast<__half*>(x), elems, -4.0f, 4.0f);
+  fill<<<256, 256>>>(static_cast<__half*>(gamma_data), 262144, 0.5f, 1.5f);
+  fill<<<256, 256>>>(static_cast<__half*>(beta_data), 262144, -0.5f, 0.5f);
+  // The affine is bound per width (it checks cols); rebinding inside the sweep is not needed
+  // for timing, so bind it to the widest row once.
+  auto const affine =
+      rf::affine(static_cast<__half const*>(gamma_data), static_cast<__half const*>(beta_data))
+          .bind("rf::layernorm", 262144);
+  all_shapes<__half>("layernorm", rf::op::layernorm<decltype(affine)>{affine, 1e-5f, {}});
+#elif ROW_SHAPES_PART == 2
+  fill<<<1024, 256>>>(static_cast<float*>(x), elems, -4.0f, 4.0f);
+  all_shapes<float>("softmax", rf::op::softmax<false, true>{});
+#elif ROW_SHAPES_PART == 3
+  fill<<<1024, 256>>>(static_cast<__half*>(x), elems, -4.0f, 4.0f);
+  fill<<<256, 256>>>(static_cast<__half*>(gamma_data), 262144, 0.5f, 1.5f);
+  auto const affine =
+      rf::affine(static_cast<__half const*>(gamma_data)).bind("rf::rmsnorm", 262144);
+  all_shapes<__half>("rmsnorm", rf::op::rmsnorm<decltype(affine)>{affine, 1e-6f, nullptr});
+#endif
+  cudaDeviceSynchronize();
+  return 0;
+}

@@ -1,0 +1,83 @@
+// The launcher's cache of runtime queries (dispatch/kernel_cache.hpp).
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include <cuda_runtime.h>
+
+#include "rowfuse/dispatch/kernel_cache.hpp"
+#include "rowfuse/error.hpp"
+
+namespace rowfuse::detail {
+
+namespace {
+
+using key = std::tuple<void const*, int, int, int, std::size_t>;
+
+void check(cudaError_t status, char const* what) {
+  if (status != cudaSuccess)
+    fail(what, " failed: ", cudaGetErrorName(status), ": ", cudaGetErrorString(status));
+}
+
+int query(kernel_shape const& shape) {
+  // Attributes are per kernel, not per device or size; setting them again is harmless, and
+  // each (kernel, device, size) is queried once.
+  if (shape.dynamic_smem > 48 * 1024)
+    check(cudaFuncSetAttribute(shape.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               int(shape.dynamic_smem)),
+          "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+  int multiprocessors = 0;
+  check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, shape.device),
+        "cudaDeviceGetAttribute(MultiProcessorCount)");
+  if (shape.cluster_blocks <= 1) {
+    int blocks = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, shape.kernel, shape.block_threads,
+                                                        shape.dynamic_smem),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    return blocks * multiprocessors;
+  }
+  if (shape.cluster_blocks > 8)
+    check(cudaFuncSetAttribute(shape.kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+          "cudaFuncSetAttribute(NonPortableClusterSizeAllowed)");
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = unsigned(shape.cluster_blocks);
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(shape.cluster_blocks));
+  config.blockDim = dim3(unsigned(shape.block_threads));
+  config.dynamicSmemBytes = shape.dynamic_smem;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  int clusters = 0;
+  cudaError_t const status = cudaOccupancyMaxActiveClusters(&clusters, shape.kernel, &config);
+  if (status != cudaSuccess) {
+    // A device that does not grant the cluster size answers with an error rather than 0: the
+    // same verdict. Clear it, so that the next launch check does not find it.
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return clusters;
+}
+
+} // namespace
+
+int resident_units(kernel_shape const& shape) {
+  static std::mutex mutex;
+  static std::map<key, int> answers;
+  key const k{shape.kernel, shape.device, shape.block_threads, shape.cluster_blocks,
+              shape.dynamic_smem};
+  {
+    std::lock_guard<std::mutex> const lock(mutex);
+    if (auto const found = answers.find(k); found != answers.end())
+      return found->second;
+  }
+  // Asked outside the lock: two threads may both ask the first time, and get the same answer.
+  int const units = query(shape);
+  std::lock_guard<std::mutex> const lock(mutex);
+  answers.emplace(k, units);
+  return units;
+}
+
+} // namespace rowfuse::detail
