@@ -20,12 +20,19 @@ void check(cudaError_t status, char const* what) {
 }
 
 int query(kernel_shape const& shape) {
-  // Attributes are per kernel, not per device or size; setting them again is harmless, and
-  // each (kernel, device, size) is queried once.
-  if (shape.dynamic_smem > 48 * 1024)
+  // Past 48 KB of static and dynamic shared memory together a kernel must opt in. The
+  // attribute is per kernel, not per size: opt in to the device's whole per-block limit, so
+  // that no later, larger size of the same kernel can find it set too low.
+  if (shape.dynamic_smem > 0) {
+    cudaFuncAttributes attributes{};
+    check(cudaFuncGetAttributes(&attributes, shape.kernel), "cudaFuncGetAttributes");
+    int optin = 0;
+    check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, shape.device),
+          "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)");
     check(cudaFuncSetAttribute(shape.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               int(shape.dynamic_smem)),
+                               optin - int(attributes.sharedSizeBytes)),
           "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+  }
   int multiprocessors = 0;
   check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, shape.device),
         "cudaDeviceGetAttribute(MultiProcessorCount)");

@@ -102,12 +102,12 @@ void launch(plan const& p, Kernel kernel, cudaStream_t stream, Args const&... ar
 inline index_t resident(plan const& p, void const* kernel) {
   int const units = resident_units(
       {kernel, p.device, p.block_threads, std::max(p.cluster_blocks, 1), p.dynamic_smem});
-  if (units == 0)
-    fail(p.op, " on [", p.rows, " x ", p.cols, "] (", to_string(p.engine), "): no ",
-         p.cluster_blocks > 1 ? "cluster" : "block", " of ", p.block_threads, " threads",
-         p.cluster_blocks > 1 ? " x " : "", p.cluster_blocks > 1 ? p.cluster_blocks : 0,
-         p.cluster_blocks > 1 ? " blocks" : "", " and ", p.dynamic_smem,
-         " bytes of shared memory can be resident on device ", p.device);
+  if (units == 0) {
+    char const* unit = p.cluster_blocks > 1 ? "cluster of " : "block of ";
+    fail(p.op, " on [", p.rows, " x ", p.cols, "] (", to_string(p.engine), "): no ", unit,
+         p.cluster_blocks, " x ", p.block_threads, " threads and ", p.dynamic_smem,
+         " bytes of shared memory a block can be resident on device ", p.device);
+  }
   return units;
 }
 
