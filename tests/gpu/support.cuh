@@ -172,14 +172,14 @@ inline std::vector<rf::engine_kind> all_engines() {
           rf::engine_kind::block_cluster, rf::engine_kind::block_uncached};
 }
 
-/// Whether a forced engine can run `cols` at pack `pack` (what choose_plan accepts, with the
-/// register shapes of a light op: the probe for every op; a heavy op's forced register engine
-/// holds the same widths).
-inline bool engine_supports(rf::engine_kind kind, long cols, int pack) {
+/// Whether a forced engine can run `cols` at pack `pack`: what choose_plan accepts with the
+/// register shapes of a light op (softmax) or, `heavy`, of an op with per-column operands (the
+/// norms; dispatch/tuning.hpp).
+inline bool engine_supports(rf::engine_kind kind, long cols, int pack, bool heavy = false) {
   try {
     int const element_bytes = pack == 4 ? 4 : 2; // 16-byte packs: 4 fp32 or 8 fp16/bf16
     rf::detail::choose_plan("probe", 1, cols, pack, kind, rf::current_device(),
-                            rf::detail::register_shapes(element_bytes, pack, false));
+                            rf::detail::register_shapes(element_bytes, pack, heavy));
     return true;
   } catch (rf::error const&) {
     return false;
