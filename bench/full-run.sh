@@ -83,10 +83,42 @@ grep -E 'cross-check|failed|differs|error' "$logs/bench.log" | tail -8
 if ((peers)); then
   left=$((budget - SECONDS))
   say "peers.py: eager (fp32/fp16/bf16) and torch.compile (fp16), ${left} s left"
-  python3 bench/peers.py "${peers_args[@]}" --out "$work/peers.csv" \
+  python3 bench/peers.py "${peers_args[@]}" --impl eager,compile --out "$work/peers.csv" \
     --time-budget $((left > 30 ? left : 30)) 2>"$logs/peers.log"
   say "peers.py exit $?; $(($(wc -l <"$work/peers.csv" 2>/dev/null || echo 1) - 1)) rows"
   grep -E 'budget|Error|error' "$logs/peers.log" | tail -5
+
+  # QuACK and Liger-Kernel where they import (their wheels carried, PYTHONPATH exported as
+  # ../shared/peers/README.md says): softmax, layernorm, rmsnorm in fp16/bf16. After the PyTorch
+  # peers, so that those time as without them, with at least 90 s (the whole sweep took 85 s on
+  # an H100, imports and JIT compiles included). No warm-up processes: they compile quickly.
+  # One process tries both imports (`import quack` alone takes about 10 s).
+  libs=()
+  read -ra libs < <(python3 -c '
+import importlib
+for module, impl in (("quack", "quack"), ("liger_kernel", "liger")):
+    try:
+        importlib.import_module(module)
+        print(impl, end=" ")
+    except Exception:
+        pass' 2>/dev/null)
+  if ((${#libs[@]})); then
+    left=$((budget - SECONDS))
+    say "peers.py: ${libs[*]} (softmax/layernorm/rmsnorm, fp16/bf16), ${left} s left"
+    python3 bench/peers.py --cols "$cols" --op softmax,layernorm,rmsnorm --dtype fp16,bf16 \
+      --impl "$(IFS=,; echo "${libs[*]}")" --out "$work/peers-lib.csv" \
+      --time-budget $((left > 90 ? left : 90)) 2>"$logs/peers-lib.log"
+    say "peers.py exit $?; $(($(wc -l <"$work/peers-lib.csv" 2>/dev/null || echo 1) - 1)) rows"
+    grep -E 'budget|skipped|Error|error' "$logs/peers-lib.log" | tail -5
+    # Into peers.csv, which the merge below reads (the same schema; its header once).
+    if [[ -s $work/peers.csv ]]; then
+      tail -n +2 "$work/peers-lib.csv" >>"$work/peers.csv" 2>/dev/null
+    else
+      cp "$work/peers-lib.csv" "$work/peers.csv" 2>/dev/null
+    fi
+  else
+    say "QuACK, Liger-Kernel: not importable here (../shared/peers/README.md); not timed"
+  fi
 fi
 
 # --- merge, plot, summarise ----------------------------------------------------------------

@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
-"""Time PyTorch eager and torch.compile on rowfuse-bench's shapes and pipelines.
+"""Time PyTorch eager, torch.compile, QuACK and Liger-Kernel on rowfuse-bench's shapes.
 
-Writes rowfuse-bench's CSV schema with impl = eager or compile, so that the two CSVs merge
-(bench/plot.py, bench/summarize.py). Method as rowfuse-bench and ../shared/anchors: 2^27
+Writes rowfuse-bench's CSV schema with impl = eager, compile, quack or liger, so that the CSVs
+merge (bench/plot.py, bench/summarize.py). Method as rowfuse-bench and ../shared/anchors: 2^27
 elements a case, uniform inputs in [-4, 4), triton.testing.do_bench (L2 flushed between
 launches, median), counted bytes = each full-size input read once + each output written once,
 and a device-to-device copy of the same bytes timed in the same run for ratio_to_copy.
+
+QuACK (quack-kernels, CuTe DSL) and Liger-Kernel (Triton) run softmax, layernorm and rmsnorm,
+forward only, and are timed where they import (their wheels: ../shared/peers/README.md); each
+JIT-compiles once per shape, on the untimed first call. QuACK takes rows of a multiple of 16
+bytes, Liger at most 65536 columns: other widths are skipped with a note. Their rows also
+carry check = max_abs_vs_fp32 and check_err = the largest |output - fp32 PyTorch reference|
+(the output poisoned with NaN beforehand); eager and compile rows leave both empty.
 
 torch.compile compiles every shape anew (dynamic=False), a few seconds each. To keep a sweep
 short, compile ahead in parallel processes that share Inductor's and Triton's caches:
@@ -26,6 +33,9 @@ import time
 OPS = ["softmax", "log_softmax", "layernorm", "rmsnorm",
        "attention", "residual", "residual_tee", "layernorm_fp8"]
 DTYPES = ["fp32", "fp16", "bf16"]
+IMPLS = ["eager", "compile", "quack", "liger"]
+LIBRARY_PEERS = ["quack", "liger"]  # imported only where asked for (or by default) and present
+LIBRARY_OPS = ["softmax", "layernorm", "rmsnorm"]
 FIELDS = ["device", "sms", "mem_clock_mhz", "driver", "op", "impl", "dtype", "rows", "cols",
           "bytes", "ms", "GBps", "copy_GBps", "ratio_to_copy", "reps", "check", "check_err"]
 
@@ -183,6 +193,96 @@ def make_case(torch, op, dtype, rows, cols):
     raise ValueError(op)
 
 
+def first(result):
+    """The output tensor of a peer's forward function, which may return a tuple."""
+    return result[0] if isinstance(result, (tuple, list)) else result
+
+
+def one_line(e):
+    """An exception as one short line (CuTe DSL and Inductor errors run to many)."""
+    text = " ".join(str(e).split())
+    return f"{type(e).__name__}: {text[:300]}{'...' if len(text) > 300 else ''}"
+
+
+def library_peers(torch, wanted):
+    """{impl: {op: fn(*make_case's args) -> output}} for those of `wanted` that import; one line
+    on stderr for each that does not."""
+    peers = {}
+    if "quack" in wanted:
+        try:
+            # From-imports: quack's package exports functions named like its modules.
+            from quack.rmsnorm import _rmsnorm_fwd, rmsnorm_fwd
+            from quack.softmax import softmax_fwd
+        except Exception as e:  # not installed, or no CUDA DSL for this machine
+            print(f"peers.py: QuACK does not import here ({one_line(e)}); no quack rows",
+                  file=sys.stderr)
+        else:
+            def quack_layernorm(x, gamma, beta):
+                out = torch.empty_like(x)
+                # Positional is_layernorm=True: the entry point the anchors timed.
+                _rmsnorm_fwd(x, gamma, out, beta, None, None, None, None, LAYERNORM_EPS, True,
+                             0.0)
+                return out
+
+            peers["quack"] = {
+                "softmax": softmax_fwd,
+                "layernorm": quack_layernorm,
+                "rmsnorm": lambda x, gamma: first(rmsnorm_fwd(x, gamma, eps=RMSNORM_EPS)),
+            }
+    if "liger" in wanted:
+        try:
+            from liger_kernel.ops.layer_norm import layer_norm_forward
+            from liger_kernel.ops.rms_norm import rms_norm_forward
+            from liger_kernel.ops.softmax import _softmax_forward
+        except Exception as e:
+            print(f"peers.py: Liger-Kernel does not import here ({one_line(e)}); no liger rows",
+                  file=sys.stderr)
+        else:
+            peers["liger"] = {
+                "softmax": lambda x: first(_softmax_forward(x)),
+                "layernorm": lambda x, gamma, beta: first(layer_norm_forward(x, gamma, beta,
+                                                                             LAYERNORM_EPS)),
+                "rmsnorm": lambda x, gamma: first(rms_norm_forward(x, gamma, RMSNORM_EPS, 0.0,
+                                                                   "llama", None)),
+            }
+    return peers
+
+
+def library_skip(impl, dtype, cols):
+    """Why a library peer does not take this width (None where it does)."""
+    size = {"fp32": 4, "fp16": 2, "bf16": 2}[dtype]
+    if impl == "quack" and cols * size % 16:
+        return "QuACK needs rows of a multiple of 16 bytes"
+    if impl == "liger" and cols > 65536:
+        return "Liger-Kernel refuses rows past 65536 columns"
+    return None
+
+
+def reference(torch, op, inputs):
+    """op in fp32 from the same rounded inputs: what check_err measures against."""
+    F = torch.nn.functional
+    x = inputs[0].float()
+    if op == "softmax":
+        return torch.softmax(x, dim=-1)
+    if op == "layernorm":
+        return F.layer_norm(x, x.shape[-1:], inputs[1].float(), inputs[2].float(), LAYERNORM_EPS)
+    if op == "rmsnorm":
+        return F.rms_norm(x, x.shape[-1:], inputs[1].float(), RMSNORM_EPS)
+    raise ValueError(op)
+
+
+def max_abs_error(torch, fn, inputs, ref):
+    """max |fn(inputs) - ref|, NaN where an element is NaN or was left unwritten: a block of the
+    output's size is filled with NaN and freed first, and the caching allocator normally hands the
+    same block to the peer's output (empty_like inside the peer)."""
+    poison = torch.full_like(ref, float("nan"), dtype=inputs[0].dtype)
+    del poison
+    y = fn(*inputs)
+    err = (y.float() - ref).abs().max().item()  # max propagates NaN
+    del y
+    return err
+
+
 def bench_ms(triton, fn, warmup_ms, rep_ms):
     try:
         return triton.testing.do_bench(fn, warmup=warmup_ms, rep=rep_ms, return_mode="median")
@@ -198,7 +298,11 @@ def main():
                     help="types for torch.compile (default: as --dtype); compiling is slow")
     ap.add_argument("--cols", default="32:32768", help="widths as rowfuse-bench --cols")
     ap.add_argument("--elems", default="2^27", help="elements a case (rows = elems / cols)")
-    ap.add_argument("--impl", default="eager,compile", help="eager,compile (default: both)")
+    ap.add_argument("--impl", default=None,
+                    help="eager,compile,quack,liger (default: eager and compile, and quack and "
+                         "liger where they import)")
+    ap.add_argument("--peer-dtype", default=None,
+                    help="types for quack and liger (default: as --dtype)")
     ap.add_argument("--out", default="-", help="CSV file (default: stdout)")
     ap.add_argument("--warmup-ms", type=float, default=10.0)
     ap.add_argument("--rep-ms", type=float, default=40.0)
@@ -214,7 +318,11 @@ def main():
     dtypes = split_list(args.dtype, DTYPES, "dtype")
     compile_dtypes = (split_list(args.compile_dtype, DTYPES, "dtype")
                       if args.compile_dtype is not None else dtypes)
-    impls = split_list(args.impl, ["eager", "compile"], "impl")
+    peer_dtypes = (split_list(args.peer_dtype, DTYPES, "dtype")
+                   if args.peer_dtype is not None else dtypes)
+    impls = split_list(args.impl, IMPLS, "impl") if args.impl is not None else IMPLS
+    if args.warm_only:
+        impls = [i for i in impls if i == "compile"]  # the only one with anything to warm
     # Bad arguments get a usage line, not a traceback (argparse's own error path).
     try:
         cols_list = parse_cols(args.cols)
@@ -255,21 +363,40 @@ def main():
 
     fns = pipelines(torch)
     compiled = {}
+    # QuACK and Liger only where they import: asked for by --impl, a line says why not.
+    peer_fns = library_peers(torch, [i for i in impls if i in LIBRARY_PEERS])
+    impls = [i for i in impls if i not in LIBRARY_PEERS or i in peer_fns]
     device = device_fields(torch)
 
     cases = []
+    skipped = {}  # (impl, why) -> {cols: [dtypes]}
     for op in ops:
         for dtype in dtypes:
             for cols in cols_list:
                 rows = elems // cols
                 if rows < 1:
                     continue
-                want = [i for i in impls if i == "eager" or dtype in compile_dtypes]
-                if args.warm_only:
-                    want = [i for i in want if i == "compile"]
+                want = []
+                for impl in impls:
+                    if impl == "compile" and dtype not in compile_dtypes:
+                        continue
+                    if impl in LIBRARY_PEERS:
+                        if op not in LIBRARY_OPS or dtype not in peer_dtypes:
+                            continue
+                        why = library_skip(impl, dtype, cols)
+                        if why:
+                            types = skipped.setdefault((impl, why), {}).setdefault(cols, [])
+                            if dtype not in types:
+                                types.append(dtype)
+                            continue
+                    want.append(impl)
                 if want:
                     cases.append((op, dtype, rows, cols, want))
     cases = cases[shard::shards]
+    for (impl, why), widths in skipped.items():
+        print(f"peers.py: {impl} skipped at " +
+              ", ".join(f"{c} ({'/'.join(t)})" for c, t in sorted(widths.items())) +
+              f" columns: {why}", file=sys.stderr)
 
     out = sys.stdout if args.out == "-" else open(args.out, "w", newline="")
     writer = csv.DictWriter(out, FIELDS)
@@ -288,24 +415,35 @@ def main():
                 continue
             inputs, counted = made
             copy_gbps = None
+            ref = None
             for impl in want:
                 if impl == "eager":
                     fn = fns[op]
-                else:
+                elif impl == "compile":
                     # dynamic=False: one specialised graph per shape, as the anchors measured.
                     if op not in compiled:
                         compiled[op] = torch.compile(fns[op], dynamic=False)
                     fn = compiled[op]
+                else:
+                    fn = peer_fns[impl][op]
                 label = f"{op} {dtype} {cols} {impl}"
+                check, check_err = "", ""
                 try:
+                    if impl == "quack" and any(t.data_ptr() % 16 for t in inputs):
+                        raise ValueError("QuACK needs 16-byte aligned pointers")
                     fn(*inputs)  # compiles (and autotunes) on first call for this shape
                     torch.cuda.synchronize()
                     if args.warm_only:
                         print(f"peers.py: warmed {label}", file=sys.stderr, flush=True)
                         continue
+                    if impl in LIBRARY_PEERS:
+                        if ref is None:
+                            ref = reference(torch, op, inputs)
+                        err = max_abs_error(torch, fn, inputs, ref)
+                        check, check_err = "max_abs_vs_fp32", f"{err:.3g}"
                     ms = bench_ms(triton, lambda: fn(*inputs), args.warmup_ms, args.rep_ms)
                 except Exception as e:  # a peer failing on a shape is a result, not a crash
-                    print(f"peers.py: {label}: {type(e).__name__}: {e}", file=sys.stderr)
+                    print(f"peers.py: {label}: {one_line(e)}", file=sys.stderr)
                     continue
                 if copy_gbps is None:
                     src = torch.empty(counted // 2, device="cuda", dtype=torch.uint8)
@@ -318,14 +456,14 @@ def main():
                                  "cols": cols, "bytes": counted, "ms": f"{ms:.5f}",
                                  "GBps": f"{gbps:.1f}", "copy_GBps": f"{copy_gbps:.1f}",
                                  "ratio_to_copy": f"{gbps / copy_gbps:.4f}", "reps": "",
-                                 "check": "", "check_err": ""})
+                                 "check": check, "check_err": check_err})
                 out.flush()
                 line = (f"peers.py: [{index + 1}/{len(cases)}] {label}: {gbps:.0f} GB/s, "
                         f"{gbps / copy_gbps:.2f} of copy, {time.monotonic() - start:.0f} s")
                 print(("\r" + line + "\x1b[K") if tty else line, file=sys.stderr,
                       end="" if tty else "\n", flush=True)
             # Drop this case's tensors (both names hold them) before the next case allocates.
-            made = inputs = None
+            made = inputs = ref = None
             if index % 16 == 15:
                 torch.cuda.empty_cache()
     if tty:

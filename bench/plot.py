@@ -4,8 +4,10 @@
     python3 bench/plot.py results.csv [more.csv ...] [--out-dir DIR]
 
 Writes, as PNG and SVG:
-  gbps.*      one panel per op x dtype: fused, unfused, PyTorch eager and torch.compile, with
-              the copy of the same bytes (measured by rowfuse-bench in the same run) as a line;
+  gbps.*      one panel per op x dtype: fused, unfused, PyTorch eager and torch.compile, and
+              QuACK and Liger-Kernel (softmax, layernorm, rmsnorm) where peers.py timed them,
+              with the copy of the same bytes (measured by rowfuse-bench in the same run) as a
+              line;
   headline.*  fp16 softmax, layernorm and the two pipelines: fused, unfused, torch.compile.
 """
 
@@ -29,11 +31,13 @@ TITLES = {
     "layernorm_fp8": "layernorm to fp8 e4m3 with amax",
 }
 DTYPES = ["fp32", "fp16", "bf16"]
-STYLE = {  # impl: (label, colour, marker)
-    "fused": ("rowfuse (fused)", "#1f77b4", "o"),
-    "unfused": ("Thrust/CUB, one kernel a step", "#ff7f0e", "s"),
-    "compile": ("torch.compile", "#2ca02c", "^"),
-    "eager": ("PyTorch eager", "#9467bd", "v"),
+STYLE = {  # impl: (label, colour, marker, line style); the library peers dash-dot and dot
+    "fused": ("rowfuse (fused)", "#1f77b4", "o", "-"),
+    "unfused": ("Thrust/CUB, one kernel a step", "#ff7f0e", "s", "-"),
+    "compile": ("torch.compile", "#2ca02c", "^", "-"),
+    "eager": ("PyTorch eager", "#9467bd", "v", "-"),
+    "quack": ("QuACK (CuTe DSL)", "#d62728", "D", "-."),
+    "liger": ("Liger-Kernel (Triton)", "#8c564b", "P", ":"),
 }
 HEADLINE_OPS = ["softmax", "layernorm", "attention", "residual"]
 COPY_LABEL = "copy of the same bytes (the ceiling)"
@@ -68,9 +72,9 @@ def panel(ax, rows, op, dtype, impls, widths):
         pts = series(rows, op, dtype, impl)
         if not pts:
             continue
-        label, colour, marker = STYLE[impl]
+        label, colour, marker, line = STYLE[impl]
         ax.plot([c for c, _ in pts], [g for _, g in pts], color=colour, marker=marker,
-                markersize=3.5, linewidth=1.4, label=label)
+                markersize=3.5, linewidth=1.4, linestyle=line, label=label)
         drawn.append(impl)
     ax.set_title(f"{TITLES.get(op, op)}, {dtype}", fontsize=9)
     if not drawn:
@@ -111,9 +115,9 @@ def header(fig, title, drawn, height):
             handles.append(Line2D([], [], color="0.35", linestyle="--", linewidth=1.2,
                                   label=COPY_LABEL))
         else:
-            label, colour, marker = STYLE[impl]
+            label, colour, marker, line = STYLE[impl]
             handles.append(Line2D([], [], color=colour, marker=marker, markersize=4,
-                                  linewidth=1.4, label=label))
+                                  linewidth=1.4, linestyle=line, label=label))
     y = top + 0.3 * inch  # above the panels' own titles
     if handles:
         fig.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, y),
@@ -165,7 +169,7 @@ def main():
     present_ops = [op for op in OPS if any(r["op"] == op for r in rows)]
     present_ops += sorted({r["op"] for r in rows} - set(OPS))
     present_dtypes = [d for d in DTYPES if any(r["dtype"] == d for r in rows)]
-    impls = ["fused", "unfused", "compile", "eager"]
+    impls = ["fused", "unfused", "compile", "eager", "quack", "liger"]
     where = device_line(rows)
 
     widths = sorted({int(r["cols"]) for r in rows})

@@ -21,12 +21,15 @@ from results_csv import read
 OPS = ["softmax", "log_softmax", "layernorm", "rmsnorm",
        "attention", "residual", "residual_tee", "layernorm_fp8"]
 DTYPES = ["fp32", "fp16", "bf16"]
-IMPLS = ["fused", "unfused", "compile", "eager"]
+IMPLS = ["fused", "quack", "liger", "unfused", "compile", "eager"]
+LIBRARY_PEERS = ["quack", "liger"]  # peers.py times them where they import
 IMPL_NAMES = {"fused": "rowfuse", "unfused": "Thrust/CUB unfused", "compile": "torch.compile",
-              "eager": "PyTorch eager", "copy": "copy",
+              "eager": "PyTorch eager", "quack": "QuACK", "liger": "Liger-Kernel",
+              "copy": "copy",
               "oneflow": "OneFlow (anchors)", "cudnn_accurate": "cuDNN accurate (anchors)",
               "cudnn_fast": "cuDNN fast (anchors)", "anchor_eager": "PyTorch eager (anchors)",
-              "anchor_compile": "torch.compile (anchors)", "anchor_copy": "copy (anchors)"}
+              "anchor_compile": "torch.compile (anchors)", "anchor_quack": "QuACK (anchors)",
+              "anchor_liger": "Liger-Kernel (anchors)", "anchor_copy": "copy (anchors)"}
 ANCHOR_WIDTHS = [32, 128, 512, 1024, 2048, 4096, 8192, 16384, 32768]
 
 # The issues' targets: (ops, dtypes, lo, hi, minimum ratio to copy).
@@ -56,7 +59,7 @@ def read_anchors(directory):
             continue
         with open(os.path.join(directory, name), newline="") as f:
             for r in csv.DictReader(f):
-                impl = r.get("impl") or name[:-4]
+                impl = r.get("impl") or r.get("peer") or name[:-4]  # *_h100.csv say peer
                 if impl == "copy" or r.get("op") == "copy":
                     # The anchors' own ceiling (another GPU, another run): one per type and
                     # width, whichever file measured it.
@@ -64,11 +67,14 @@ def read_anchors(directory):
                                  "dtype": dtype_names.get(r["dtype"], r["dtype"]),
                                  "cols": r["cols"], "GBps": r["GBps"]})
                     continue
-                if impl in ("eager", "compile"):
+                if impl in ("eager", "compile") + tuple(LIBRARY_PEERS):
                     impl = "anchor_" + impl
+                # A file with its own device and copy (quack_h100.csv, liger_h100.csv) reads
+                # against that copy, not the anchors' copy row: both are kept to say so.
                 rows.append({"op": op_names.get(r["op"], r["op"]), "impl": impl,
                              "dtype": dtype_names.get(r["dtype"], r["dtype"]),
-                             "cols": r["cols"], "GBps": r["GBps"]})
+                             "cols": r["cols"], "GBps": r["GBps"],
+                             "device": r.get("device", ""), "copy_GBps": r.get("copy_GBps", "")})
     return rows
 
 
@@ -103,13 +109,20 @@ def device_text(rows):
 
 
 def peers_text(rows):
-    """Which PyTorch peers the run has: a NO_PEERS run must not read as a missing column."""
+    """Which peers the run has: a NO_PEERS run, or one without QuACK's and Liger's wheels, must
+    not read as a missing column."""
     have = {impl: [d for d in DTYPES if any(r["impl"] == impl and r["dtype"] == d for r in rows)]
-            for impl in ("eager", "compile")}
+            for impl in ["eager", "compile"] + LIBRARY_PEERS}
     if not any(have.values()):
         return "no PyTorch peers in this run (NO_PEERS, or no PyTorch on the machine)"
-    return "PyTorch peers: " + "; ".join(f"{IMPL_NAMES[i]} {'/'.join(d) if d else 'none'}"
-                                         for i, d in have.items())
+    def which(impls):
+        return "; ".join(f"{IMPL_NAMES[i]} {'/'.join(have[i]) if have[i] else 'none'}"
+                         for i in impls)
+
+    text = "PyTorch peers: " + which(["eager", "compile"])
+    if any(have[i] for i in LIBRARY_PEERS):
+        return text + "; " + which(LIBRARY_PEERS)
+    return text + "; no QuACK or Liger-Kernel (they did not import: ../shared/peers/README.md)"
 
 
 def targets(ix, rows):
@@ -197,6 +210,7 @@ def glance(ix, rows):
             return "–"
         return (fmt + "–" + fmt + unit).format(min(values), max(values))
 
+    libs = [i for i in LIBRARY_PEERS if any(r["impl"] == i for r in rows)]  # columns where run
     lines = []
     for op in OPS:
         for dtype in DTYPES:
@@ -216,14 +230,16 @@ def glance(ix, rows):
                 return span(out, "{:.1f}", "x")
 
             lines.append([op, dtype, f"{width_label(widths[0])}–{width_label(widths[-1])}",
-                          span(ratios("fused")), span(ratios("unfused")), span(ratios("compile")),
+                          span(ratios("fused"))] + [span(ratios(i)) for i in libs] +
+                         [span(ratios("unfused")), span(ratios("compile")),
                           span(ratios("eager")), speedups("unfused"), speedups("compile")])
     if not lines:
         return ""
     return ("#### At a glance (ratio to copy, worst–best over the widths measured; speed-up = "
             "the other's time / rowfuse's)\n\n" +
-            table(["op", "type", "columns", "rowfuse", "unfused", "torch.compile", "PyTorch eager",
-                   "rowfuse over unfused", "over torch.compile"], lines))
+            table(["op", "type", "columns", "rowfuse"] + [IMPL_NAMES[i] for i in libs] +
+                  ["unfused", "torch.compile", "PyTorch eager", "rowfuse over unfused",
+                   "over torch.compile"], lines))
 
 
 def ratio_table(ix, rows, dtype):
@@ -262,16 +278,31 @@ def gbps_table(ix, anchor_ix, dtype):
     if any(v != "–" for v in cells):
         lines.append(["copy, this run (median over the ops)"] + cells)
     row("copy (anchors)", anchor_ix, "copy", "anchor_copy")
+
+    def anchor_name(impl):
+        """An anchor file with its own device and copy names both: its GB/s read against that
+        copy, not the anchors' copy row."""
+        own = [r for (o, i, d, c), r in anchor_ix.items() if i == impl and d == dtype
+               and r.get("device") and number(r, "copy_GBps")]
+        name = IMPL_NAMES.get(impl, impl)
+        if not own:
+            return name
+        copy = sorted(number(r, "copy_GBps") for r in own)
+        return f"{name[:-1]}, {own[0]['device']}, its copy {copy[len(copy) // 2]:.0f} GB/s)" \
+            if name.endswith(")") else f"{name} ({own[0]['device']})"
+
     for op in OPS:
         impls = IMPLS + sorted({k[1] for k in anchor_ix if k[0] == op and k[2] == dtype})
         for impl in impls:
-            row(f"{op}, {IMPL_NAMES.get(impl, impl)}", anchor_ix if impl not in IMPLS else ix,
-                op, impl)
+            if impl in IMPLS:
+                row(f"{op}, {IMPL_NAMES[impl]}", ix, op, impl)
+            else:
+                row(f"{op}, {anchor_name(impl)}", anchor_ix, op, impl)
     note = ""
     if anchor_ix:
         note = ("Rows marked (anchors) were measured elsewhere (../shared/anchors/README.md says "
-                "on which GPU): read them against the anchors' copy row, ours against this "
-                "run's copy.\n\n")
+                "on which GPU): read them against the anchors' copy row, or the copy they name "
+                "where they name their own GPU, ours against this run's copy.\n\n")
     return (f"#### GB/s, {dtype}, at the anchors' widths\n\n" + note +
             table(["op, implementation"] + [width_label(c) for c in ANCHOR_WIDTHS], lines))
 
@@ -280,7 +311,7 @@ def speedup_table(ix, rows, dtype):
     widths = sorted({int(r["cols"]) for r in rows if r["dtype"] == dtype})
     lines = []
     for op in OPS:
-        for other in ("unfused", "compile", "eager"):
+        for other in LIBRARY_PEERS + ["unfused", "compile", "eager"]:
             cells = []
             for c in widths:
                 f = number(ix.get((op, "fused", dtype, c)), "ms")
