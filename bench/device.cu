@@ -129,8 +129,8 @@ template <class T> void fill_as(void* data, long n, float lo, float hi, unsigned
 }
 
 template <class T>
-__device__ float distance(T const* fused, T const* unfused, long i, long cols, tolerance tol) {
-  float const f = float(fused[i]), u = float(unfused[i]);
+__device__ float distance(T const* fused, T const* unfused, long at, long cols, tolerance tol) {
+  float const f = float(fused[at]), u = float(unfused[at]);
   if (f == u)
     return 0.0f;
   if (!isfinite(f) || !isfinite(u))
@@ -145,15 +145,16 @@ constexpr int compare_blocks = 1024, compare_threads = 256;
 /// worst of the blocks. A plain kernel rather than thrust::transform_reduce, which cost this
 /// file half a minute of nvcc per element type.
 template <class T>
-__global__ void compare_kernel(T const* fused, T const* unfused, long n, long cols, tolerance tol,
-                               float* block_err, long* block_index) {
+__global__ void compare_kernel(T const* fused, T const* unfused, long n, long cols, long ld,
+                               tolerance tol, float* block_err, long* block_index) {
   __shared__ float errs[compare_threads];
   __shared__ long indices[compare_threads];
   float worst = -1.0f;
   long at = -1;
   for (long i = blockIdx.x * long(blockDim.x) + threadIdx.x; i < n;
        i += long(gridDim.x) * blockDim.x) {
-    float const e = distance(fused, unfused, i, cols, tol);
+    long const offset = ld == cols ? i : i / cols * ld + i % cols;
+    float const e = distance(fused, unfused, offset, cols, tol);
     if (e > worst)
       worst = e, at = i;
   }
@@ -174,15 +175,16 @@ __global__ void compare_kernel(T const* fused, T const* unfused, long n, long co
 }
 
 template <class T>
-mismatch compare_as(void const* fused, void const* unfused, long n, long cols,
+mismatch compare_as(void const* fused, void const* unfused, long rows, long cols, long ld,
                     tolerance const& tol) {
+  long const n = rows * cols;
   auto const f = static_cast<T const*>(fused);
   auto const u = static_cast<T const*>(unfused);
   float* err = nullptr;
   long* index = nullptr;
   check(cudaMalloc(&err, compare_blocks * sizeof(float)), "cudaMalloc(compare)");
   check(cudaMalloc(&index, compare_blocks * sizeof(long)), "cudaMalloc(compare)");
-  compare_kernel<<<compare_blocks, compare_threads>>>(f, u, n, cols, tol, err, index);
+  compare_kernel<<<compare_blocks, compare_threads>>>(f, u, n, cols, ld, tol, err, index);
   std::vector<float> errs(compare_blocks);
   std::vector<long> indices(compare_blocks);
   cudaError_t const status = cudaGetLastError();
@@ -200,16 +202,52 @@ mismatch compare_as(void const* fused, void const* unfused, long n, long cols,
     if (indices[b] >= 0 && (m.index < 0 || errs[b] > m.worst))
       m.worst = errs[b], m.index = indices[b];
   if (m.index >= 0) {
+    long const at = m.index / cols * ld + m.index % cols;
     T a, b;
-    check(cudaMemcpy(&a, f + m.index, sizeof(T), cudaMemcpyDeviceToHost), "compare");
-    check(cudaMemcpy(&b, u + m.index, sizeof(T), cudaMemcpyDeviceToHost), "compare");
+    check(cudaMemcpy(&a, f + at, sizeof(T), cudaMemcpyDeviceToHost), "compare");
+    check(cudaMemcpy(&b, u + at, sizeof(T), cudaMemcpyDeviceToHost), "compare");
     m.fused = float(a);
     m.unfused = float(b);
   }
   return m;
 }
 
+/// The lowest k (see first_write_outside) whose element has a byte other than 0xFF.
+__global__ void outside_kernel(unsigned char const* base, int size, long lead, long rows, long cols,
+                               long ld, unsigned long long* first) {
+  long const pad = ld - cols;
+  long const gaps = lead + rows * pad;
+  for (long k = blockIdx.x * long(blockDim.x) + threadIdx.x; k < gaps;
+       k += long(gridDim.x) * blockDim.x) {
+    long const element = k < lead ? k : lead + (k - lead) / pad * ld + cols + (k - lead) % pad;
+    bool touched = false;
+    for (int b = 0; b < size; ++b)
+      touched |= base[element * size + b] != 0xFF;
+    if (touched)
+      atomicMin(first, static_cast<unsigned long long>(k));
+  }
+}
+
 } // namespace
+
+long first_write_outside(dtype t, void const* base, long lead, long rows, long cols, long ld) {
+  if (lead == 0 && ld == cols)
+    return -1;
+  unsigned long long* first = nullptr;
+  check(cudaMalloc(&first, sizeof *first), "cudaMalloc(outside check)");
+  unsigned long long found = ~0ull;
+  cudaError_t status = cudaMemcpy(first, &found, sizeof found, cudaMemcpyHostToDevice);
+  if (status == cudaSuccess) {
+    outside_kernel<<<compare_blocks, compare_threads>>>(
+        static_cast<unsigned char const*>(base), int(size_of(t)), lead, rows, cols, ld, first);
+    status = cudaGetLastError();
+  }
+  if (status == cudaSuccess)
+    status = cudaMemcpy(&found, first, sizeof found, cudaMemcpyDeviceToHost);
+  cudaFree(first);
+  check(status, "outside check");
+  return found == ~0ull ? -1 : long(found);
+}
 
 void fill_uniform(dtype t, void* data, long n, float lo, float hi, unsigned seed) {
   switch (t) {
@@ -225,17 +263,17 @@ void fill_uniform(dtype t, void* data, long n, float lo, float hi, unsigned seed
   throw std::runtime_error("fill_uniform: inputs are fp32, fp16 or bf16");
 }
 
-mismatch compare(dtype t, void const* fused, void const* unfused, long n, long cols,
+mismatch compare(dtype t, void const* fused, void const* unfused, long rows, long cols, long ld,
                  tolerance const& tol) {
   switch (t) {
   case dtype::fp32:
-    return compare_as<float>(fused, unfused, n, cols, tol);
+    return compare_as<float>(fused, unfused, rows, cols, ld, tol);
   case dtype::fp16:
-    return compare_as<__half>(fused, unfused, n, cols, tol);
+    return compare_as<__half>(fused, unfused, rows, cols, ld, tol);
   case dtype::bf16:
-    return compare_as<__nv_bfloat16>(fused, unfused, n, cols, tol);
+    return compare_as<__nv_bfloat16>(fused, unfused, rows, cols, ld, tol);
   case dtype::fp8_e4m3:
-    return compare_as<__nv_fp8_e4m3>(fused, unfused, n, cols, tol);
+    return compare_as<__nv_fp8_e4m3>(fused, unfused, rows, cols, ld, tol);
   }
   return {};
 }

@@ -32,14 +32,22 @@ device_info query_device();
 void fill_uniform(dtype t, void* data, long n, float lo, float hi, unsigned seed);
 
 /// The element where fused and unfused are furthest apart, in units of the tolerance: worst <= 1
-/// means they agree. NaN or infinity on one side only counts as infinitely far.
+/// means they agree. NaN or infinity on one side only counts as infinitely far. Both are
+/// [rows, cols] with rows ld elements apart; `index` is the compact row * cols + col.
 struct mismatch {
   double worst = 0;
   long index = -1;
   double fused = 0, unfused = 0;
 };
-mismatch compare(dtype t, void const* fused, void const* unfused, long n, long cols,
+mismatch compare(dtype t, void const* fused, void const* unfused, long rows, long cols, long ld,
                  tolerance const& tol);
+
+/// Where a [rows, cols] tensor of t with rows ld apart, starting `lead` elements past `base`,
+/// has a byte other than 0xFF outside itself: in the `lead` elements before it or in the ld - cols
+/// elements after each row (the padding of --misalign, poisoned before the run). -1: nowhere;
+/// k < lead: element k before the tensor; otherwise element cols + j after row r, where
+/// k - lead = r * (ld - cols) + j.
+long first_write_outside(dtype t, void const* base, long lead, long rows, long cols, long ld);
 
 /// Median milliseconds of launches of `run`, each after writing `flush_bytes` so that no input
 /// is left in the L2 (the H200 has 60 MB of it), timed with CUDA events.

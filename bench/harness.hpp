@@ -20,8 +20,14 @@ std::size_t size_of(dtype t);
 
 /// Device memory one implementation of one case works on. Inputs are shared by fused and
 /// unfused; each gets its own outputs (y, h, amax) so that the two can be compared.
+///
+/// x, residual, y and h are [rows, cols] with row r at element r * ld: ld = cols, or with
+/// --misalign ld = cols + 1 and every pointer below but amax, t1, t2 and row_a/b one element of
+/// its own type past a 16-byte boundary. The unfused temporaries stay compact (ld = cols) and
+/// aligned, as a framework allocates a fresh tensor for the result of each step.
 struct buffers {
   long rows = 0, cols = 0;
+  long ld = 0;                    // elements from one row to the next of x, residual, y and h
   void const* x = nullptr;        // [rows, cols] input
   void const* residual = nullptr; // [rows, cols] second input (residual pipelines)
   void const* bias = nullptr;     // [cols], per-column vectors in the input type
@@ -30,7 +36,7 @@ struct buffers {
   void* y = nullptr;     // [rows, cols] output
   void* h = nullptr;     // [rows, cols] tee output (the pre-norm sum)
   float* amax = nullptr; // one float, max |y| before the fp8 scale
-  void* t1 = nullptr;    // [rows, cols] temporaries of the unfused pipelines
+  void* t1 = nullptr;    // [rows, cols] temporaries of the unfused pipelines, compact
   void* t2 = nullptr;
   float* row_a = nullptr; // [rows] per-row statistics of the unfused pipelines
   float* row_b = nullptr;

@@ -75,7 +75,20 @@ struct arena {
 struct job {
   variant const* v;
   long rows, cols;
+  long ld; // cols, or cols + 1 with --misalign
 };
+
+/// --misalign: each tensor and vector starts one element of its own type past the 16-byte-
+/// aligned allocation (cudaMalloc's are 256-byte aligned), and rows are ld = cols + 1 elements
+/// apart, so that no row of any view allows a 16-byte (or any wider than one element) access.
+void* shifted(void* base, std::size_t bytes) {
+  return static_cast<char*>(base) + bytes;
+}
+
+/// The bytes the copy ceiling copies: half of the counted bytes (it reads and writes them).
+std::size_t copy_bytes(job const& j) {
+  return std::size_t(double(j.rows) * double(j.cols) * j.v->bytes_per_element / 2);
+}
 
 void list_ops() {
   std::vector<variant> sorted = registry();
@@ -124,18 +137,21 @@ int run(options const& o) {
   }
 
   std::vector<job> jobs;
-  long max_elems = 0, max_rows = 0, max_cols = 0;
-  double max_copy_bytes = 0;
+  // lead: the elements before each tensor or vector (one with --misalign). max_span: the most
+  // elements a [rows, cols] tensor occupies from its allocation's start, lead and padding in.
+  long const lead = o.misalign ? 1 : 0;
+  long max_span = 0, max_rows = 0, max_cols = 0;
+  std::size_t max_copy_bytes = 0;
   for (variant const* v : chosen)
     for (long cols : o.cols) {
       long const rows = o.rows > 0 ? o.rows : o.elems / cols;
       if (rows < 1)
         continue;
-      jobs.push_back({v, rows, cols});
-      max_elems = std::max(max_elems, rows * cols);
+      jobs.push_back({v, rows, cols, o.misalign ? cols + 1 : cols});
+      max_span = std::max(max_span, lead + rows * jobs.back().ld);
       max_rows = std::max(max_rows, rows);
       max_cols = std::max(max_cols, cols);
-      max_copy_bytes = std::max(max_copy_bytes, double(rows) * cols * v->bytes_per_element / 2);
+      max_copy_bytes = std::max(max_copy_bytes, copy_bytes(jobs.back()));
     }
   if (jobs.empty()) {
     std::fprintf(stderr, "rowfuse-bench: nothing to run (every width has more columns than "
@@ -145,28 +161,32 @@ int run(options const& o) {
 
   device_info const device = query_device();
   arena mem;
-  std::size_t const full = std::size_t(max_elems) * 4; // any input or output type
+  std::size_t const full = std::size_t(max_span) * 4; // any input or output type
+  // The allocations; each case's pointers are these, or one element past them (--misalign).
   void* const x = mem.get(full);
   void* const residual = mem.get(full);
   void* const y_fused = mem.get(full);
   void* const y_unfused = mem.get(full);
   void* const h_fused = mem.get(full);
   void* const h_unfused = mem.get(full);
-  void* const t1 = mem.get(full);
+  void* const t1 = mem.get(full); // the unfused temporaries: compact and aligned in every layout
   void* const t2 = mem.get(full);
-  void* const bias = mem.get(std::size_t(max_cols) * 4);
-  void* const gamma = mem.get(std::size_t(max_cols) * 4);
-  void* const beta = mem.get(std::size_t(max_cols) * 4);
+  long const vector_span = lead + max_cols;
+  void* const bias = mem.get(std::size_t(vector_span) * 4);
+  void* const gamma = mem.get(std::size_t(vector_span) * 4);
+  void* const beta = mem.get(std::size_t(vector_span) * 4);
   auto* const row_a = static_cast<float*>(mem.get(std::size_t(max_rows) * 4));
   auto* const row_b = static_cast<float*>(mem.get(std::size_t(max_rows) * 4));
   auto* const amax = static_cast<float*>(mem.get(2 * sizeof(float)));
-  void* const copy_from = o.copy ? mem.get(std::size_t(max_copy_bytes) + 16) : nullptr;
-  void* const copy_to = o.copy ? mem.get(std::size_t(max_copy_bytes) + 16) : nullptr;
+  // 16 spare bytes: room for the lead of --misalign (one element, at most 4 bytes).
+  void* const copy_from = o.copy ? mem.get(max_copy_bytes + 16) : nullptr;
+  void* const copy_to = o.copy ? mem.get(max_copy_bytes + 16) : nullptr;
   scratch cub;
   timer t;
 
   // Reports: the chosen format to --out or stdout; with --out, a table on stdout as well.
-  method const m{o.rows > 0 ? 0 : o.elems, o.rows, o.reps, o.budget_ms};
+  method const m{o.rows > 0 ? 0 : o.elems, o.rows, o.reps, o.budget_ms, o.misalign};
+  char const* const layout = o.misalign ? "misaligned" : "aligned";
   std::FILE* file = nullptr;
   if (!o.out.empty()) {
     file = std::fopen(o.out.c_str(), "w");
@@ -198,18 +218,29 @@ int run(options const& o) {
     try {
       if (v.in != filled) {
         // Scores and activations in [-4, 4); per-column parameters as a trained model has them.
-        fill_uniform(v.in, x, max_elems, -4.0f, 4.0f, 1);
-        fill_uniform(v.in, residual, max_elems, -4.0f, 4.0f, 2);
-        fill_uniform(v.in, bias, max_cols, -0.5f, 0.5f, 3);
-        fill_uniform(v.in, gamma, max_cols, 0.5f, 1.5f, 4);
-        fill_uniform(v.in, beta, max_cols, -0.5f, 0.5f, 5);
+        // The whole allocation, the lead and the padding of --misalign included.
+        fill_uniform(v.in, x, max_span, -4.0f, 4.0f, 1);
+        fill_uniform(v.in, residual, max_span, -4.0f, 4.0f, 2);
+        fill_uniform(v.in, bias, vector_span, -0.5f, 0.5f, 3);
+        fill_uniform(v.in, gamma, vector_span, 0.5f, 1.5f, 4);
+        fill_uniform(v.in, beta, vector_span, -0.5f, 0.5f, 5);
         filled = v.in;
       }
       long const n = j.rows * j.cols;
-      buffers const common{j.rows, j.cols, x, residual, bias, gamma, beta};
+      // Every tensor and vector `lead` elements of its own type into its allocation.
+      std::size_t const in_lead = std::size_t(lead) * size_of(v.in);
+      std::size_t const out_lead = std::size_t(lead) * size_of(v.out);
+      buffers const common{j.rows,
+                           j.cols,
+                           j.ld,
+                           shifted(x, in_lead),
+                           shifted(residual, in_lead),
+                           shifted(bias, in_lead),
+                           shifted(gamma, in_lead),
+                           shifted(beta, in_lead)};
       buffers fb = common, ub = common;
-      fb.y = y_fused, fb.h = h_fused, fb.amax = amax;
-      ub.y = y_unfused, ub.h = h_unfused, ub.amax = amax + 1;
+      fb.y = shifted(y_fused, out_lead), fb.h = shifted(h_fused, in_lead), fb.amax = amax;
+      ub.y = shifted(y_unfused, out_lead), ub.h = shifted(h_unfused, in_lead), ub.amax = amax + 1;
       ub.t1 = t1, ub.t2 = t2, ub.row_a = row_a, ub.row_b = row_b, ub.cub = &cub;
       double const counted = double(n) * v.bytes_per_element;
       if (!v.note.empty() && o.fused)
@@ -218,9 +249,11 @@ int run(options const& o) {
       double check_err = NAN;
       if (o.check && o.fused && o.unfused) {
         // Poisoned outputs (all-ones bytes are NaN in every output type): an element that
-        // either side leaves unwritten fails the comparison.
-        std::size_t const y_bytes = std::size_t(n) * size_of(v.out);
-        std::size_t const h_bytes = std::size_t(n) * size_of(v.in);
+        // either side leaves unwritten fails the comparison. With --misalign the poison also
+        // covers the lead and the row padding, which must come back untouched.
+        std::size_t const span = std::size_t(lead + j.rows * j.ld);
+        std::size_t const y_bytes = span * size_of(v.out);
+        std::size_t const h_bytes = span * size_of(v.in);
         check(cudaMemset(y_fused, 0xFF, y_bytes), "poison");
         check(cudaMemset(y_unfused, 0xFF, y_bytes), "poison");
         if (v.writes_h) {
@@ -233,22 +266,43 @@ int run(options const& o) {
         v.unfused(ub, nullptr);
         check(cudaDeviceSynchronize(), "fused and unfused runs");
 
-        std::string const where = v.op + " " + name(v.in) + " cols " + std::to_string(j.cols);
+        std::string const where = v.op + " " + name(v.in) + " cols " + std::to_string(j.cols) +
+                                  (o.misalign ? " (misaligned)" : "");
         auto explain = [&](char const* what, mismatch const& d) {
           return where + ": " + what + " differs at row " + std::to_string(d.index / j.cols) +
                  " col " + std::to_string(d.index % j.cols) + ": fused " + std::to_string(d.fused) +
                  ", unfused " + std::to_string(d.unfused) + " (" + std::to_string(d.worst) +
                  " x the tolerance)";
         };
-        mismatch const dy = compare(v.out, y_fused, y_unfused, n, j.cols, v.y_tolerance);
+        mismatch const dy = compare(v.out, fb.y, ub.y, j.rows, j.cols, j.ld, v.y_tolerance);
         check_err = dy.worst;
         if (dy.worst > 1)
           c.detail = explain("y", dy);
         if (v.writes_h) {
-          mismatch const dh = compare(v.in, h_fused, h_unfused, n, j.cols, v.h_tolerance);
+          mismatch const dh = compare(v.in, fb.h, ub.h, j.rows, j.cols, j.ld, v.h_tolerance);
           check_err = std::max(check_err, dh.worst);
           if (dh.worst > 1 && c.detail.empty())
             c.detail = explain("h (tee)", dh);
+        }
+        // A write into the lead or the row padding (--misalign) fails the case outright.
+        auto outside = [&](char const* what, dtype t, void const* base) {
+          long const k = first_write_outside(t, base, lead, j.rows, j.cols, j.ld);
+          if (k < 0)
+            return;
+          check_err = INFINITY;
+          if (!c.detail.empty())
+            return;
+          long const pad = j.ld - j.cols;
+          c.detail = where + ": " + what + " wrote outside its view, " +
+                     (k < lead ? "before its first element"
+                               : "after row " + std::to_string((k - lead) / pad) + " (col " +
+                                     std::to_string(j.cols + (k - lead) % pad) + ")");
+        };
+        outside("fused y", v.out, y_fused);
+        outside("unfused y", v.out, y_unfused);
+        if (v.writes_h) {
+          outside("fused h (tee)", v.in, h_fused);
+          outside("unfused h", v.in, h_unfused);
         }
         if (v.writes_amax) {
           float a[2];
@@ -272,21 +326,34 @@ int run(options const& o) {
         r.copy_gbps = r.ratio_to_copy = NAN;
         r.check = std::string(impl) == "copy" ? "" : c.check;
         r.check_err = std::string(impl) == "copy" ? NAN : check_err;
+        r.layout = layout;
         c.records.push_back(r);
       };
+      // The time first, then the record: `used` is set by median_ms, and a function's arguments
+      // are evaluated in no set order (add(..., t.median_ms(..., used), used) read it first).
       int used = 0;
-      if (o.fused)
-        add("fused", t.median_ms([&] { v.fused(fb, nullptr); }, o.reps, o.budget_ms, used), used);
-      if (o.unfused)
-        add("unfused", t.median_ms([&] { v.unfused(ub, nullptr); }, o.reps, o.budget_ms, used),
-            used);
+      if (o.fused) {
+        double const ms = t.median_ms([&] { v.fused(fb, nullptr); }, o.reps, o.budget_ms, used);
+        add("fused", ms, used);
+      }
+      if (o.unfused) {
+        double const ms = t.median_ms([&] { v.unfused(ub, nullptr); }, o.reps, o.budget_ms, used);
+        add("unfused", ms, used);
+      }
       if (o.copy) {
-        // The ceiling: a copy that reads and writes as many bytes in all as the case counts.
-        std::size_t const half = std::size_t(counted / 2);
+        // The ceiling: a copy that reads and writes as many bytes in all as the case counts,
+        // one cudaMemcpyAsync of half of them. With --misalign the same byte count with source
+        // and destination one element of the input type past 16-byte alignment, as the tensors
+        // start. Not a cudaMemcpy2DAsync with the tensors' pitches: on an H100 the driver's 2D
+        // copy of fp16 rows ld = cols + 1 apart ran at 200 GB/s (33 columns), 790 (128) and
+        // 1500-1700 (1K-16K) against 2900 for this copy, below the fused kernels themselves at
+        // narrow rows, so it would be no ceiling; the plain copy, at aligned speed, keeps the
+        // ratio to copy comparable between the layouts.
+        void* const to = shifted(copy_to, in_lead);
+        void const* const from = shifted(copy_from, in_lead);
+        std::size_t const bytes = copy_bytes(j);
         double const ms = t.median_ms(
-            [&] {
-              check(cudaMemcpyAsync(copy_to, copy_from, half, cudaMemcpyDeviceToDevice), "copy");
-            },
+            [&] { check(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice), "copy"); },
             o.reps, o.budget_ms, used);
         add("copy", ms, used);
         double const copy_gbps = c.records.back().gbps;

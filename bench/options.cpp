@@ -33,6 +33,15 @@ cross-checks fused against unfused, and reports GB/s and the ratio to the copy.
   --reps N         timed launches per case and implementation (default 20)
   --budget-ms MS   fewer reps (at least 5) where N would take longer (default 300)
   --no-check       skip the fused-against-unfused comparison
+  --misalign       misaligned layout: every input and output (x, residual, y, the tee's h,
+                   bias, gamma, beta) starts one element past a 16-byte boundary and rows are
+                   ld = cols + 1 elements apart, so no 16-byte access is possible (the narrow
+                   and scalar fallbacks); the unfused steps read and write the same strided
+                   tensors (their own temporaries stay compact); the copy is a plain
+                   cudaMemcpyAsync of the same byte count between pointers one element past
+                   16-byte alignment (not a 2D copy with the tensors' pitches, which is slower
+                   than the fused kernels at narrow rows). Counted bytes are unchanged; the
+                   report's layout column says aligned or misaligned
   --list           list ops and pipelines and exit
   -h, --help       this text
 
@@ -181,6 +190,8 @@ options parse_options(int argc, char** argv) {
         o.budget_ms = std::stod(value());
       } else if (a == "--no-check") {
         o.check = false;
+      } else if (a == "--misalign") {
+        o.misalign = true;
       } else if (a == "--list") {
         o.list = true;
       } else {

@@ -16,6 +16,9 @@ struct options {
   long elems = 1L << 27; // ../shared/GPU.md: far past the L2
   bool fused = true, unfused = true, copy = true;
   bool check = true; // compare fused against unfused (needs both)
+  /// Every tensor and per-column vector one element past a 16-byte boundary and row stride
+  /// ld = cols + 1, so that no 16-byte access is possible: the library's narrow-pack fallbacks.
+  bool misalign = false;
   output_format format = output_format::table;
   std::string out; // empty: stdout
   int reps = 20;

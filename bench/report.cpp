@@ -42,10 +42,18 @@ std::string describe_size(method const& m) {
   return std::to_string(m.elems) + " elements a case";
 }
 
+char const* layout_name(method const& m) {
+  return m.misalign ? "misaligned" : "aligned";
+}
+
 std::string describe_method(method const& m) {
-  return describe_size(m) + ", median of " + std::to_string(m.reps) +
-         " launches (at least 5 within " + fixed(m.budget_ms, 0) +
-         " ms), L2 flushed before each; GB/s of counted bytes";
+  std::string s = describe_size(m) + ", median of " + std::to_string(m.reps) +
+                  " launches (at least 5 within " + fixed(m.budget_ms, 0) +
+                  " ms), L2 flushed before each; GB/s of counted bytes";
+  if (m.misalign)
+    s += "; misaligned: every tensor and vector one element past a 16-byte boundary, rows "
+         "cols + 1 elements apart; the copy between pointers one element off alignment";
+  return s;
 }
 
 // ---- table ---------------------------------------------------------------------------------
@@ -56,9 +64,9 @@ public:
     std::fprintf(out_, "rowfuse-bench on %s: %d SMs, memory clock %d MHz, driver %s\n",
                  d.name.c_str(), d.sms, d.memory_clock_mhz, d.driver.c_str());
     std::fprintf(out_, "%s\n\n", describe_method(m).c_str());
-    std::fprintf(out_, "%-14s %-5s %7s %8s  %10s %5s  %12s %5s  %9s  %7s  %s\n", "op", "dtype",
-                 "cols", "rows", "fused GB/s", "/copy", "unfused GB/s", "/copy", "copy GB/s",
-                 "speedup", "fused vs unfused");
+    std::fprintf(out_, "%-14s %-5s %7s %8s  %10s %5s  %12s %5s  %9s  %7s  %-16s  %s\n", "op",
+                 "dtype", "cols", "rows", "fused GB/s", "/copy", "unfused GB/s", "/copy",
+                 "copy GB/s", "speedup", "fused vs unfused", "layout");
     std::fflush(out_);
   }
 
@@ -79,10 +87,10 @@ public:
     std::string check = c.check.empty() ? "-" : c.check;
     if (c.check == "ok" || c.check == "FAIL")
       check += " (" + general(f ? f->check_err : NAN) + ")";
-    std::fprintf(out_, "%-14s %-5s %7ld %8ld  %10s %5s  %12s %5s  %9s  %7s  %s\n", any->op.c_str(),
-                 any->dtype.c_str(), any->cols, any->rows, cell(f, false).c_str(),
+    std::fprintf(out_, "%-14s %-5s %7ld %8ld  %10s %5s  %12s %5s  %9s  %7s  %-16s  %s\n",
+                 any->op.c_str(), any->dtype.c_str(), any->cols, any->rows, cell(f, false).c_str(),
                  cell(f, true).c_str(), cell(u, false).c_str(), cell(u, true).c_str(),
-                 cell(k, false).c_str(), speedup.c_str(), check.c_str());
+                 cell(k, false).c_str(), speedup.c_str(), check.c_str(), any->layout.c_str());
     std::fflush(out_);
   }
 
@@ -119,16 +127,16 @@ public:
     prefix_ = csv_field(d.name) + "," + std::to_string(d.sms) + "," +
               std::to_string(d.memory_clock_mhz) + "," + csv_field(d.driver) + ",";
     std::fprintf(out_, "device,sms,mem_clock_mhz,driver,op,impl,dtype,rows,cols,bytes,ms,GBps,"
-                       "copy_GBps,ratio_to_copy,reps,check,check_err\n");
+                       "copy_GBps,ratio_to_copy,reps,check,check_err,layout\n");
     std::fflush(out_);
   }
   void add(case_result const& c) override {
     for (auto const& r : c.records)
-      std::fprintf(out_, "%s%s,%s,%s,%ld,%ld,%.0f,%s,%s,%s,%s,%d,%s,%s\n", prefix_.c_str(),
+      std::fprintf(out_, "%s%s,%s,%s,%ld,%ld,%.0f,%s,%s,%s,%s,%d,%s,%s,%s\n", prefix_.c_str(),
                    r.op.c_str(), r.impl.c_str(), r.dtype.c_str(), r.rows, r.cols, r.bytes,
                    fixed(r.ms, 5).c_str(), fixed(r.gbps, 1).c_str(), fixed(r.copy_gbps, 1).c_str(),
                    fixed(r.ratio_to_copy, 4).c_str(), r.reps, r.check.c_str(),
-                   general(r.check_err).c_str());
+                   general(r.check_err).c_str(), r.layout.c_str());
     std::fflush(out_);
   }
   void finish(std::vector<std::string> const&, int, int) override {}
@@ -171,7 +179,7 @@ public:
             ", \"reps\": " + std::to_string(m.reps) + ", \"budget_ms\": " + fixed(m.budget_ms, 0) +
             ", \"l2_flush_bytes\": " + std::to_string(timer::flush_bytes) +
             ", \"statistic\": \"median\", \"description\": " + json_string(describe_method(m)) +
-            "},\n";
+            ", \"layout\": " + json_string(layout_name(m)) + "},\n";
   }
   void add(case_result const& c) override {
     for (auto const& r : c.records) {
@@ -185,7 +193,7 @@ public:
           ", \"copy_GBps\": " + json_number(r.copy_gbps, 1) + ", \"ratio_to_copy\": " +
           json_number(r.ratio_to_copy, 4) + ", \"reps\": " + std::to_string(r.reps) +
           ", \"check\": " + (r.check.empty() ? "null" : json_string(r.check)) +
-          ", \"check_err\": " + check_err + "}");
+          ", \"check_err\": " + check_err + ", \"layout\": " + json_string(r.layout) + "}");
     }
     if (!c.detail.empty())
       details_.push_back(c.detail);

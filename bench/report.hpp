@@ -22,6 +22,7 @@ struct record {
   int reps = 0;
   std::string check; // ok, FAIL, error or empty
   double check_err = 0;
+  std::string layout; // aligned, or misaligned (--misalign): the last column of every format
 };
 
 /// The records of one case: fused, unfused and copy, those that ran.
@@ -35,6 +36,7 @@ struct method {
   long elems = 0, rows = 0;
   int reps = 0;
   double budget_ms = 0;
+  bool misalign = false;
 };
 
 class report {

@@ -13,82 +13,106 @@
 
 namespace bench::unfused {
 
+// Every [rows, cols] tensor comes with its ld, the elements from one row to the next (>= cols):
+// the benchmark's inputs and outputs are strided and misaligned with --misalign, while the
+// temporaries between steps are compact (ld = cols). With every ld equal to cols a step is the
+// plain Thrust or CUB call on the pointers; otherwise the element-wise steps map each compact
+// index to the row and column of each tensor (a framework's kernel for strided tensors) and the
+// row reductions take segments [r * ld, r * ld + cols).
+
 // ---- per-row statistics: one cub::DeviceSegmentedReduce each ----------------------------------
 template <class T>
-void row_max(T const* x, float* out, long rows, long cols, scratch& s, cudaStream_t stream);
+void row_max(T const* x, long ld, float* out, long rows, long cols, scratch& s,
+             cudaStream_t stream);
 template <class T>
-void row_sum(T const* x, float* out, long rows, long cols, scratch& s, cudaStream_t stream);
+void row_sum(T const* x, long ld, float* out, long rows, long cols, scratch& s,
+             cudaStream_t stream);
 template <class T>
-void row_sum_squares(T const* x, float* out, long rows, long cols, scratch& s, cudaStream_t stream);
+void row_sum_squares(T const* x, long ld, float* out, long rows, long cols, scratch& s,
+                     cudaStream_t stream);
 /// sum over the row of (x - row_sum / cols)^2: the second pass of a two-pass variance.
 template <class T>
-void row_sum_centered_squares(T const* x, float const* row_sum, float* out, long rows, long cols,
-                              scratch& s, cudaStream_t stream);
-/// max |x| over the whole tensor (cub::DeviceReduce): fp8's amax.
+void row_sum_centered_squares(T const* x, long ld, float const* row_sum, float* out, long rows,
+                              long cols, scratch& s, cudaStream_t stream);
+/// max |x| over the whole compact tensor of n elements (cub::DeviceReduce): fp8's amax.
 template <class T> void abs_max(T const* x, long n, float* out, scratch& s, cudaStream_t stream);
 
 // ---- element-wise steps: one thrust::transform (or for_each) each -----------------------------
-template <class T> void scale(T const* x, T* y, long n, float factor, cudaStream_t stream);
+template <class T>
+void scale(T const* x, long ldx, T* y, long ldy, long rows, long cols, float factor,
+           cudaStream_t stream);
 /// -inf where col > row % q_len.
 template <class T>
-void causal_mask(T const* x, T* y, long rows, long cols, long q_len, cudaStream_t stream);
+void causal_mask(T const* x, long ldx, T* y, long ldy, long rows, long cols, long q_len,
+                 cudaStream_t stream);
 /// exp(x - row_max[row]).
 template <class T>
-void exp_minus_row(T const* x, float const* row_max, T* y, long rows, long cols,
+void exp_minus_row(T const* x, long ldx, float const* row_max, T* y, long ldy, long rows, long cols,
                    cudaStream_t stream);
 template <class T>
-void divide_by_row(T const* x, float const* row_sum, T* y, long rows, long cols,
+void divide_by_row(T const* x, long ldx, float const* row_sum, T* y, long ldy, long rows, long cols,
                    cudaStream_t stream);
 /// x - row_max[row] - log(row_sum[row]), with row_sum the sum of exp(x - row_max).
 template <class T>
-void log_softmax_finish(T const* x, float const* row_max, float const* row_sum, T* y, long rows,
-                        long cols, cudaStream_t stream);
+void log_softmax_finish(T const* x, long ldx, float const* row_max, float const* row_sum, T* y,
+                        long ldy, long rows, long cols, cudaStream_t stream);
 /// (x - mean) * rstd * gamma + beta from the row's sum and sum of centred squares.
 template <class T>
-void layernorm_finish(T const* x, float const* row_sum, float const* row_m2, T const* gamma,
-                      T const* beta, float eps, T* y, long rows, long cols, cudaStream_t stream);
+void layernorm_finish(T const* x, long ldx, float const* row_sum, float const* row_m2,
+                      T const* gamma, T const* beta, float eps, T* y, long ldy, long rows,
+                      long cols, cudaStream_t stream);
 template <class T>
-void rmsnorm_finish(T const* x, float const* row_sum_squares, T const* gamma, float eps, T* y,
-                    long rows, long cols, cudaStream_t stream);
+void rmsnorm_finish(T const* x, long ldx, float const* row_sum_squares, T const* gamma, float eps,
+                    T* y, long ldy, long rows, long cols, cudaStream_t stream);
 template <class T>
-void add_bias(T const* x, T const* bias, T* y, long rows, long cols, cudaStream_t stream);
-template <class T> void add(T const* a, T const* b, T* y, long n, cudaStream_t stream);
+void add_bias(T const* x, long ldx, T const* bias, T* y, long ldy, long rows, long cols,
+              cudaStream_t stream);
+template <class T>
+void add(T const* a, long lda, T const* b, long ldb, T* y, long ldy, long rows, long cols,
+         cudaStream_t stream);
 /// rf::dropout(dropout_p, dropout_seed, dropout_offset)'s mask and scale, same bits.
-template <class T> void dropout(T const* x, T* y, long rows, long cols, cudaStream_t stream);
+template <class T>
+void dropout(T const* x, long ldx, T* y, long ldy, long rows, long cols, cudaStream_t stream);
 /// round(x * scale) to e4m3, saturating.
 template <class T>
-void cast_fp8(T const* x, __nv_fp8_e4m3* y, long n, float scale, cudaStream_t stream);
+void cast_fp8(T const* x, long ldx, __nv_fp8_e4m3* y, long ldy, long rows, long cols, float scale,
+              cudaStream_t stream);
 
 // ---- the ops, as chains of the steps above ----------------------------------------------------
 
-/// max, exp, sum, divide: four kernels. `e` holds exp(x - max).
-template <class T> void softmax(T const* x, T* y, T* e, buffers const& b, cudaStream_t stream) {
-  row_max(x, b.row_a, b.rows, b.cols, *b.cub, stream);
-  exp_minus_row(x, b.row_a, e, b.rows, b.cols, stream);
-  row_sum(e, b.row_b, b.rows, b.cols, *b.cub, stream);
-  divide_by_row(e, b.row_b, y, b.rows, b.cols, stream);
+/// max, exp, sum, divide: four kernels. `e` holds exp(x - max), compact.
+template <class T>
+void softmax(T const* x, long ldx, T* y, long ldy, T* e, buffers const& b, cudaStream_t stream) {
+  row_max(x, ldx, b.row_a, b.rows, b.cols, *b.cub, stream);
+  exp_minus_row(x, ldx, b.row_a, e, b.cols, b.rows, b.cols, stream);
+  row_sum(static_cast<T const*>(e), b.cols, b.row_b, b.rows, b.cols, *b.cub, stream);
+  divide_by_row(static_cast<T const*>(e), b.cols, b.row_b, y, ldy, b.rows, b.cols, stream);
 }
 
-template <class T> void log_softmax(T const* x, T* y, T* e, buffers const& b, cudaStream_t stream) {
-  row_max(x, b.row_a, b.rows, b.cols, *b.cub, stream);
-  exp_minus_row(x, b.row_a, e, b.rows, b.cols, stream);
-  row_sum(e, b.row_b, b.rows, b.cols, *b.cub, stream);
-  log_softmax_finish(x, b.row_a, b.row_b, y, b.rows, b.cols, stream);
+template <class T>
+void log_softmax(T const* x, long ldx, T* y, long ldy, T* e, buffers const& b,
+                 cudaStream_t stream) {
+  row_max(x, ldx, b.row_a, b.rows, b.cols, *b.cub, stream);
+  exp_minus_row(x, ldx, b.row_a, e, b.cols, b.rows, b.cols, stream);
+  row_sum(static_cast<T const*>(e), b.cols, b.row_b, b.rows, b.cols, *b.cub, stream);
+  log_softmax_finish(x, ldx, b.row_a, b.row_b, y, ldy, b.rows, b.cols, stream);
 }
 
 /// sum, sum of centred squares, normalise: three kernels (a two-pass variance, as stable as
 /// the fused Welford).
-template <class T> void layernorm(T const* x, T* y, buffers const& b, cudaStream_t stream) {
-  row_sum(x, b.row_a, b.rows, b.cols, *b.cub, stream);
-  row_sum_centered_squares(x, b.row_a, b.row_b, b.rows, b.cols, *b.cub, stream);
-  layernorm_finish(x, b.row_a, b.row_b, static_cast<T const*>(b.gamma),
-                   static_cast<T const*>(b.beta), layernorm_eps, y, b.rows, b.cols, stream);
+template <class T>
+void layernorm(T const* x, long ldx, T* y, long ldy, buffers const& b, cudaStream_t stream) {
+  row_sum(x, ldx, b.row_a, b.rows, b.cols, *b.cub, stream);
+  row_sum_centered_squares(x, ldx, b.row_a, b.row_b, b.rows, b.cols, *b.cub, stream);
+  layernorm_finish(x, ldx, b.row_a, b.row_b, static_cast<T const*>(b.gamma),
+                   static_cast<T const*>(b.beta), layernorm_eps, y, ldy, b.rows, b.cols, stream);
 }
 
-template <class T> void rmsnorm(T const* x, T* y, buffers const& b, cudaStream_t stream) {
-  row_sum_squares(x, b.row_a, b.rows, b.cols, *b.cub, stream);
-  rmsnorm_finish(x, b.row_a, static_cast<T const*>(b.gamma), rmsnorm_eps, y, b.rows, b.cols,
-                 stream);
+template <class T>
+void rmsnorm(T const* x, long ldx, T* y, long ldy, buffers const& b, cudaStream_t stream) {
+  row_sum_squares(x, ldx, b.row_a, b.rows, b.cols, *b.cub, stream);
+  rmsnorm_finish(x, ldx, b.row_a, static_cast<T const*>(b.gamma), rmsnorm_eps, y, ldy, b.rows,
+                 b.cols, stream);
 }
 
 } // namespace bench::unfused

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
@@ -58,12 +59,20 @@ __host__ __device__ __forceinline__ long row_of(long i, long cols) {
   return i / cols;
 }
 
+/// Row r of a tensor with rows ld apart is the segment [r * ld, r * ld + cols).
 struct row_start {
-  long cols;
-  __host__ __device__ long operator()(long row) const { return row * cols; }
+  long ld;
+  __host__ __device__ long operator()(long row) const { return row * ld; }
 };
-inline auto row_starts(long cols) {
-  return thrust::make_transform_iterator(thrust::make_counting_iterator(0L), row_start{cols});
+struct row_end {
+  long ld, cols;
+  __host__ __device__ long operator()(long row) const { return row * ld + cols; }
+};
+inline auto row_starts(long ld) {
+  return thrust::make_transform_iterator(thrust::make_counting_iterator(0L), row_start{ld});
+}
+inline auto row_ends(long ld, long cols) {
+  return thrust::make_transform_iterator(thrust::make_counting_iterator(0L), row_end{ld, cols});
 }
 
 template <class T> struct to_float {
@@ -78,12 +87,13 @@ template <class T> struct square {
 template <class T> struct magnitude {
   __host__ __device__ float operator()(T v) const { return fabsf(widen(v)); }
 };
+/// i is the offset in x (rows ld apart), not the compact index.
 template <class T> struct centered_square {
   T const* x;
   float const* row_sum;
-  long cols;
+  long ld, cols;
   __host__ __device__ float operator()(long i) const {
-    float const d = widen(x[i]) - row_sum[row_of(i, cols)] / float(cols);
+    float const d = widen(x[i]) - row_sum[row_of(i, ld)] / float(cols);
     return d * d;
   }
 };
@@ -96,44 +106,49 @@ template <class Call> void with_temp_storage(scratch& s, char const* what, Call 
 }
 
 template <class Input>
-void segmented_sum(Input in, float* out, long rows, long cols, scratch& s, cudaStream_t stream,
-                   char const* what) {
+void segmented_sum(Input in, float* out, long rows, long cols, long ld, scratch& s,
+                   cudaStream_t stream, char const* what) {
   with_temp_storage(s, what, [&](void* temp, std::size_t& bytes) {
-    return cub::DeviceSegmentedReduce::Sum(temp, bytes, in, out, rows, row_starts(cols),
-                                           row_starts(cols) + 1, stream);
+    return cub::DeviceSegmentedReduce::Sum(temp, bytes, in, out, rows, row_starts(ld),
+                                           row_ends(ld, cols), stream);
   });
 }
 
 } // namespace kit
 
+// The segments are [r * ld, r * ld + cols) whatever ld is: with ld = cols they are the ones
+// CUB was given before strided tensors (row starts and the next row's start), so one
+// instantiation serves both layouts.
 template <class T>
-void row_max(T const* x, float* out, long rows, long cols, scratch& s, cudaStream_t stream) {
+void row_max(T const* x, long ld, float* out, long rows, long cols, scratch& s,
+             cudaStream_t stream) {
   auto const in = thrust::make_transform_iterator(x, kit::to_float<T>{});
   kit::with_temp_storage(s, "row max", [&](void* temp, std::size_t& bytes) {
-    return cub::DeviceSegmentedReduce::Max(temp, bytes, in, out, rows, kit::row_starts(cols),
-                                           kit::row_starts(cols) + 1, stream);
+    return cub::DeviceSegmentedReduce::Max(temp, bytes, in, out, rows, kit::row_starts(ld),
+                                           kit::row_ends(ld, cols), stream);
   });
 }
 
 template <class T>
-void row_sum(T const* x, float* out, long rows, long cols, scratch& s, cudaStream_t stream) {
-  kit::segmented_sum(thrust::make_transform_iterator(x, kit::to_float<T>{}), out, rows, cols, s,
+void row_sum(T const* x, long ld, float* out, long rows, long cols, scratch& s,
+             cudaStream_t stream) {
+  kit::segmented_sum(thrust::make_transform_iterator(x, kit::to_float<T>{}), out, rows, cols, ld, s,
                      stream, "row sum");
 }
 
 template <class T>
-void row_sum_squares(T const* x, float* out, long rows, long cols, scratch& s,
+void row_sum_squares(T const* x, long ld, float* out, long rows, long cols, scratch& s,
                      cudaStream_t stream) {
-  kit::segmented_sum(thrust::make_transform_iterator(x, kit::square<T>{}), out, rows, cols, s,
+  kit::segmented_sum(thrust::make_transform_iterator(x, kit::square<T>{}), out, rows, cols, ld, s,
                      stream, "row sum of squares");
 }
 
 template <class T>
-void row_sum_centered_squares(T const* x, float const* row_sum, float* out, long rows, long cols,
-                              scratch& s, cudaStream_t stream) {
+void row_sum_centered_squares(T const* x, long ld, float const* row_sum, float* out, long rows,
+                              long cols, scratch& s, cudaStream_t stream) {
   auto const in = thrust::make_transform_iterator(thrust::make_counting_iterator(0L),
-                                                  kit::centered_square<T>{x, row_sum, cols});
-  kit::segmented_sum(in, out, rows, cols, s, stream, "row sum of centred squares");
+                                                  kit::centered_square<T>{x, row_sum, ld, cols});
+  kit::segmented_sum(in, out, rows, cols, ld, s, stream, "row sum of centred squares");
 }
 
 template <class T> void abs_max(T const* x, long n, float* out, scratch& s, cudaStream_t stream) {
@@ -232,18 +247,19 @@ template <class T> struct dropout_packs {
     T v[N];
   };
   T const* x;
+  long ldx;
   T* y;
+  long ldy;
   long cols;
   long packs_per_row;
-  bool vector_io; // cols % N == 0 and 16-byte aligned pointers
+  bool vector_io; // cols, ldx and ldy multiples of N, 16-byte aligned pointers
   rowfuse::dropout_node node;
 
   __device__ void operator()(long p) const {
     long const row = row_of(p, packs_per_row);
     long const col0 = (p - row * packs_per_row) * N;
-    long const first = row * cols + col0;
     if (vector_io) {
-      pack const in = *reinterpret_cast<pack const*>(x + first);
+      pack const in = *reinterpret_cast<pack const*>(x + row * ldx + col0);
       float v[N];
 #pragma unroll
       for (int j = 0; j < N; ++j)
@@ -253,86 +269,149 @@ template <class T> struct dropout_packs {
 #pragma unroll
       for (int j = 0; j < N; ++j)
         out.v[j] = narrow<T>(v[j]);
-      *reinterpret_cast<pack*>(y + first) = out;
+      *reinterpret_cast<pack*>(y + row * ldy + col0) = out;
       return;
     }
     for (long c = col0; c < cols && c < col0 + N; ++c) {
-      float v[1] = {widen(x[row * cols + c])};
+      float v[1] = {widen(x[row * ldx + c])};
       apply_dropout<1>(node, v, row, c, cols);
-      y[row * cols + c] = narrow<T>(v[0]);
+      y[row * ldy + c] = narrow<T>(v[0]);
     }
   }
 };
 
+/// y(r, c) = f(x(r, c)) or f(x(r, c), i) over tensors whose rows are ldx and ldy apart, i the
+/// compact index r * cols + c that the functors above take.
+template <class X, class Y, class F> struct strided_map {
+  X const* x;
+  long ldx;
+  Y* y;
+  long ldy;
+  long cols;
+  F f;
+  __device__ void operator()(long i) const {
+    long const r = row_of(i, cols);
+    long const c = i - r * cols;
+    if constexpr (std::is_invocable_v<F const&, X, long>)
+      y[r * ldy + c] = f(x[r * ldx + c], i);
+    else
+      y[r * ldy + c] = f(x[r * ldx + c]);
+  }
+};
+
+template <class T, class F> struct strided_zip {
+  T const* a;
+  long lda;
+  T const* b;
+  long ldb;
+  T* y;
+  long ldy;
+  long cols;
+  F f;
+  __device__ void operator()(long i) const {
+    long const r = row_of(i, cols);
+    long const c = i - r * cols;
+    y[r * ldy + c] = f(a[r * lda + c], b[r * ldb + c]);
+  }
+};
+
+/// One element-wise step over [rows, cols]: on compact tensors the thrust::transform on the
+/// pointers it always was (with the compact index where f takes one); on strided ones one
+/// thread an element through strided_map.
+template <class X, class Y, class F>
+void map_rows(X const* x, long ldx, Y* y, long ldy, long rows, long cols, F f,
+              cudaStream_t stream) {
+  long const n = rows * cols;
+  if (ldx == cols && ldy == cols) {
+    if constexpr (std::is_invocable_v<F const&, X, long>)
+      thrust::transform(on(stream), x, x + n, thrust::make_counting_iterator(0L), y, f);
+    else
+      thrust::transform(on(stream), x, x + n, y, f);
+  } else {
+    thrust::for_each_n(on(stream), thrust::make_counting_iterator(0L), n,
+                       strided_map<X, Y, F>{x, ldx, y, ldy, cols, f});
+  }
+}
+
 } // namespace kit
 
-template <class T> void scale(T const* x, T* y, long n, float factor, cudaStream_t stream) {
-  thrust::transform(kit::on(stream), x, x + n, y, kit::scale_by<T>{factor});
+template <class T>
+void scale(T const* x, long ldx, T* y, long ldy, long rows, long cols, float factor,
+           cudaStream_t stream) {
+  kit::map_rows(x, ldx, y, ldy, rows, cols, kit::scale_by<T>{factor}, stream);
 }
 
 template <class T>
-void causal_mask(T const* x, T* y, long rows, long cols, long q_len, cudaStream_t stream) {
-  thrust::transform(kit::on(stream), x, x + rows * cols, thrust::make_counting_iterator(0L), y,
-                    kit::causal<T>{cols, q_len});
+void causal_mask(T const* x, long ldx, T* y, long ldy, long rows, long cols, long q_len,
+                 cudaStream_t stream) {
+  kit::map_rows(x, ldx, y, ldy, rows, cols, kit::causal<T>{cols, q_len}, stream);
 }
 
 template <class T>
-void exp_minus_row(T const* x, float const* row_max, T* y, long rows, long cols,
+void exp_minus_row(T const* x, long ldx, float const* row_max, T* y, long ldy, long rows, long cols,
                    cudaStream_t stream) {
-  thrust::transform(kit::on(stream), x, x + rows * cols, thrust::make_counting_iterator(0L), y,
-                    kit::exp_minus<T>{row_max, cols});
+  kit::map_rows(x, ldx, y, ldy, rows, cols, kit::exp_minus<T>{row_max, cols}, stream);
 }
 
 template <class T>
-void divide_by_row(T const* x, float const* row_sum, T* y, long rows, long cols,
+void divide_by_row(T const* x, long ldx, float const* row_sum, T* y, long ldy, long rows, long cols,
                    cudaStream_t stream) {
-  thrust::transform(kit::on(stream), x, x + rows * cols, thrust::make_counting_iterator(0L), y,
-                    kit::divide<T>{row_sum, cols});
+  kit::map_rows(x, ldx, y, ldy, rows, cols, kit::divide<T>{row_sum, cols}, stream);
 }
 
 template <class T>
-void log_softmax_finish(T const* x, float const* row_max, float const* row_sum, T* y, long rows,
-                        long cols, cudaStream_t stream) {
-  thrust::transform(kit::on(stream), x, x + rows * cols, thrust::make_counting_iterator(0L), y,
-                    kit::log_softmax_of<T>{row_max, row_sum, cols});
+void log_softmax_finish(T const* x, long ldx, float const* row_max, float const* row_sum, T* y,
+                        long ldy, long rows, long cols, cudaStream_t stream) {
+  kit::map_rows(x, ldx, y, ldy, rows, cols, kit::log_softmax_of<T>{row_max, row_sum, cols}, stream);
 }
 
 template <class T>
-void layernorm_finish(T const* x, float const* row_sum, float const* row_m2, T const* gamma,
-                      T const* beta, float eps, T* y, long rows, long cols, cudaStream_t stream) {
-  thrust::transform(kit::on(stream), x, x + rows * cols, thrust::make_counting_iterator(0L), y,
-                    kit::normalize<T>{row_sum, row_m2, gamma, beta, eps, cols});
+void layernorm_finish(T const* x, long ldx, float const* row_sum, float const* row_m2,
+                      T const* gamma, T const* beta, float eps, T* y, long ldy, long rows,
+                      long cols, cudaStream_t stream) {
+  kit::map_rows(x, ldx, y, ldy, rows, cols,
+                kit::normalize<T>{row_sum, row_m2, gamma, beta, eps, cols}, stream);
 }
 
 template <class T>
-void rmsnorm_finish(T const* x, float const* row_sum_squares, T const* gamma, float eps, T* y,
-                    long rows, long cols, cudaStream_t stream) {
-  thrust::transform(kit::on(stream), x, x + rows * cols, thrust::make_counting_iterator(0L), y,
-                    kit::rms_normalize<T>{row_sum_squares, gamma, eps, cols});
+void rmsnorm_finish(T const* x, long ldx, float const* row_sum_squares, T const* gamma, float eps,
+                    T* y, long ldy, long rows, long cols, cudaStream_t stream) {
+  kit::map_rows(x, ldx, y, ldy, rows, cols,
+                kit::rms_normalize<T>{row_sum_squares, gamma, eps, cols}, stream);
 }
 
 template <class T>
-void add_bias(T const* x, T const* bias, T* y, long rows, long cols, cudaStream_t stream) {
-  thrust::transform(kit::on(stream), x, x + rows * cols, thrust::make_counting_iterator(0L), y,
-                    kit::plus_bias<T>{bias, cols});
+void add_bias(T const* x, long ldx, T const* bias, T* y, long ldy, long rows, long cols,
+              cudaStream_t stream) {
+  kit::map_rows(x, ldx, y, ldy, rows, cols, kit::plus_bias<T>{bias, cols}, stream);
 }
 
-template <class T> void add(T const* a, T const* b, T* y, long n, cudaStream_t stream) {
-  thrust::transform(kit::on(stream), a, a + n, b, y, kit::plus<T>{});
+template <class T>
+void add(T const* a, long lda, T const* b, long ldb, T* y, long ldy, long rows, long cols,
+         cudaStream_t stream) {
+  long const n = rows * cols;
+  if (lda == cols && ldb == cols && ldy == cols)
+    thrust::transform(kit::on(stream), a, a + n, b, y, kit::plus<T>{});
+  else
+    thrust::for_each_n(kit::on(stream), thrust::make_counting_iterator(0L), n,
+                       kit::strided_zip<T, kit::plus<T>>{a, lda, b, ldb, y, ldy, cols, {}});
 }
 
-template <class T> void dropout(T const* x, T* y, long rows, long cols, cudaStream_t stream) {
+template <class T>
+void dropout(T const* x, long ldx, T* y, long ldy, long rows, long cols, cudaStream_t stream) {
   using body = kit::dropout_packs<T>;
   long const packs_per_row = (cols + body::N - 1) / body::N;
-  bool const aligned = cols % body::N == 0 && reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
+  bool const aligned = cols % body::N == 0 && ldx % body::N == 0 && ldy % body::N == 0 &&
+                       reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
                        reinterpret_cast<std::uintptr_t>(y) % 16 == 0;
   thrust::for_each_n(kit::on(stream), thrust::make_counting_iterator(0L), rows * packs_per_row,
-                     body{x, y, cols, packs_per_row, aligned, bound_dropout(rows, cols)});
+                     body{x, ldx, y, ldy, cols, packs_per_row, aligned, bound_dropout(rows, cols)});
 }
 
 template <class T>
-void cast_fp8(T const* x, __nv_fp8_e4m3* y, long n, float scale, cudaStream_t stream) {
-  thrust::transform(kit::on(stream), x, x + n, y, kit::to_fp8<T>{scale});
+void cast_fp8(T const* x, long ldx, __nv_fp8_e4m3* y, long ldy, long rows, long cols, float scale,
+              cudaStream_t stream) {
+  kit::map_rows(x, ldx, y, ldy, rows, cols, kit::to_fp8<T>{scale}, stream);
 }
 
 } // namespace bench::unfused
@@ -340,24 +419,27 @@ void cast_fp8(T const* x, __nv_fp8_e4m3* y, long n, float scale, cudaStream_t st
 /// Every step of unfused.hpp for element type T, in the translation unit that expands it.
 #define BENCH_INSTANTIATE_UNFUSED(T)                                                               \
   namespace bench::unfused {                                                                       \
-  template void row_max<T>(T const*, float*, long, long, scratch&, cudaStream_t);                  \
-  template void row_sum<T>(T const*, float*, long, long, scratch&, cudaStream_t);                  \
-  template void row_sum_squares<T>(T const*, float*, long, long, scratch&, cudaStream_t);          \
-  template void row_sum_centered_squares<T>(T const*, float const*, float*, long, long, scratch&,  \
-                                            cudaStream_t);                                         \
+  template void row_max<T>(T const*, long, float*, long, long, scratch&, cudaStream_t);            \
+  template void row_sum<T>(T const*, long, float*, long, long, scratch&, cudaStream_t);            \
+  template void row_sum_squares<T>(T const*, long, float*, long, long, scratch&, cudaStream_t);    \
+  template void row_sum_centered_squares<T>(T const*, long, float const*, float*, long, long,      \
+                                            scratch&, cudaStream_t);                               \
   template void abs_max<T>(T const*, long, float*, scratch&, cudaStream_t);                        \
-  template void scale<T>(T const*, T*, long, float, cudaStream_t);                                 \
-  template void causal_mask<T>(T const*, T*, long, long, long, cudaStream_t);                      \
-  template void exp_minus_row<T>(T const*, float const*, T*, long, long, cudaStream_t);            \
-  template void divide_by_row<T>(T const*, float const*, T*, long, long, cudaStream_t);            \
-  template void log_softmax_finish<T>(T const*, float const*, float const*, T*, long, long,        \
-                                      cudaStream_t);                                               \
-  template void layernorm_finish<T>(T const*, float const*, float const*, T const*, T const*,      \
-                                    float, T*, long, long, cudaStream_t);                          \
-  template void rmsnorm_finish<T>(T const*, float const*, T const*, float, T*, long, long,         \
-                                  cudaStream_t);                                                   \
-  template void add_bias<T>(T const*, T const*, T*, long, long, cudaStream_t);                     \
-  template void add<T>(T const*, T const*, T*, long, cudaStream_t);                                \
-  template void dropout<T>(T const*, T*, long, long, cudaStream_t);                                \
-  template void cast_fp8<T>(T const*, __nv_fp8_e4m3*, long, float, cudaStream_t);                  \
+  template void scale<T>(T const*, long, T*, long, long, long, float, cudaStream_t);               \
+  template void causal_mask<T>(T const*, long, T*, long, long, long, long, cudaStream_t);          \
+  template void exp_minus_row<T>(T const*, long, float const*, T*, long, long, long,               \
+                                 cudaStream_t);                                                    \
+  template void divide_by_row<T>(T const*, long, float const*, T*, long, long, long,               \
+                                 cudaStream_t);                                                    \
+  template void log_softmax_finish<T>(T const*, long, float const*, float const*, T*, long, long,  \
+                                      long, cudaStream_t);                                         \
+  template void layernorm_finish<T>(T const*, long, float const*, float const*, T const*,          \
+                                    T const*, float, T*, long, long, long, cudaStream_t);          \
+  template void rmsnorm_finish<T>(T const*, long, float const*, T const*, float, T*, long, long,   \
+                                  long, cudaStream_t);                                             \
+  template void add_bias<T>(T const*, long, T const*, T*, long, long, long, cudaStream_t);         \
+  template void add<T>(T const*, long, T const*, long, T*, long, long, long, cudaStream_t);        \
+  template void dropout<T>(T const*, long, T*, long, long, long, cudaStream_t);                    \
+  template void cast_fp8<T>(T const*, long, __nv_fp8_e4m3*, long, long, long, float,               \
+                            cudaStream_t);                                                         \
   }
