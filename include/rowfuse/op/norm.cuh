@@ -129,7 +129,6 @@ template <int K, class Term> __device__ __forceinline__ float interleaved_sum(Te
 /// division, so (x - hi) - lo = 0.
 template <class Affine> struct layernorm {
   static constexpr char const* name = "rf::layernorm";
-  static constexpr bool local_in_place_available = false;
   Affine affine;
   float eps;
   row_stats saved;
@@ -306,7 +305,6 @@ template <class Affine> struct layernorm {
 /// (the same rounding every time, the worst case we know); rstd carries half of it.
 template <class Affine> struct rmsnorm {
   static constexpr char const* name = "rf::rmsnorm";
-  static constexpr bool local_in_place_available = false;
   Affine affine;
   float eps;
   float* saved_rstd;
