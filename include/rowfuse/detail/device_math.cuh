@@ -28,32 +28,31 @@ template <bool Accurate> __device__ __forceinline__ float exp_shifted(float x, f
   }
 }
 
-/// Shuffles any trivially copyable struct of 32-bit words (an op's partial statistics).
-template <class T> __device__ __forceinline__ T shfl_xor(T const& value, int lane_mask) {
+/// Moves any trivially copyable struct of 32-bit words (an op's partial statistics) through
+/// `shuffle`, one word at a time.
+template <class T, class Shuffle>
+__device__ __forceinline__ T shuffle_words(T const& value, Shuffle shuffle) {
   static_assert(sizeof(T) % 4 == 0, "partials are made of 32-bit words");
   constexpr int words = sizeof(T) / 4;
   unsigned in[words], out[words];
   std::memcpy(in, &value, sizeof(T));
   ROWFUSE_UNROLL
   for (int i = 0; i < words; ++i)
-    out[i] = __shfl_xor_sync(0xffffffffu, in[i], lane_mask);
+    out[i] = shuffle(in[i]);
   T result;
   std::memcpy(&result, out, sizeof(T));
   return result;
 }
 
-/// Every lane gets `source_lane`'s value of any trivially copyable struct of 32-bit words.
+/// Every lane gets the value of lane ^ lane_mask.
+template <class T> __device__ __forceinline__ T shfl_xor(T const& value, int lane_mask) {
+  return shuffle_words(value,
+                       [=](unsigned w) { return __shfl_xor_sync(0xffffffffu, w, lane_mask); });
+}
+
+/// Every lane gets `source_lane`'s value.
 template <class T> __device__ __forceinline__ T shfl_from(T const& value, int source_lane) {
-  static_assert(sizeof(T) % 4 == 0, "partials are made of 32-bit words");
-  constexpr int words = sizeof(T) / 4;
-  unsigned in[words], out[words];
-  std::memcpy(in, &value, sizeof(T));
-  ROWFUSE_UNROLL
-  for (int i = 0; i < words; ++i)
-    out[i] = __shfl_sync(0xffffffffu, in[i], source_lane);
-  T result;
-  std::memcpy(&result, out, sizeof(T));
-  return result;
+  return shuffle_words(value, [=](unsigned w) { return __shfl_sync(0xffffffffu, w, source_lane); });
 }
 
 /// Folds a non-negative float into *target as max, across the whole grid. Non-negative IEEE
