@@ -5,7 +5,8 @@
 // Prints one line per case: op dtype cols shape staged grid regs blocks/SM ratio-to-copy.
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
-// ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel.
+// ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
+// ROW_SHAPES_ROUND (1, 2, 3) the set of shapes and widths (see all_shapes).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -65,13 +66,21 @@ int sms = 0;
 /// a row, minimum blocks an SM.
 template <int P, int B, bool Whole, int C = 1, int MinBlocks = 1> struct shape {};
 
+#ifndef ROW_SHAPES_ROUND
+#define ROW_SHAPES_ROUND 1
+#endif
+// Round 3 times single-element shapes on the misaligned layout of `rowfuse-bench --misalign`:
+// every pointer one element off a 16-byte boundary and ld = cols + 1.
+constexpr bool misaligned = ROW_SHAPES_ROUND == 3;
+
 template <class T, class Op, bool Staged, int P, int B, bool Whole, int C, int MinBlocks>
 void run_one(char const* opname, Op const& op, index_t cols, double copy, bool persistent) {
-  constexpr int N = 16 / sizeof(T);
+  constexpr int N = misaligned ? 1 : 16 / sizeof(T);
   using config = rf::engine::register_config<N, P, B, Whole, Staged, C, MinBlocks>;
-  index_t const rows = elems / cols;
-  auto load = rf::bind(rf::load(static_cast<T const*>(x), rows, cols), "x");
-  auto store = rf::bind(rf::store(static_cast<T*>(y)), "y", rows, cols);
+  index_t const ld = misaligned ? cols + 1 : cols;
+  index_t const rows = elems / ld;
+  auto load = rf::bind(rf::load(static_cast<T const*>(x) + misaligned, rows, cols, ld), "x");
+  auto store = rf::bind(rf::store(static_cast<T*>(y) + misaligned, ld), "y", rows, cols);
   auto kernel = rf::engine::register_kernel<config, Op, decltype(load), decltype(store)>;
   int const smem = config::template staging_bytes<T>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024);
@@ -82,7 +91,7 @@ void run_one(char const* opname, Op const& op, index_t cols, double copy, bool p
   int blocks = 0;
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, B, smem);
   int group = Whole ? B * C : 1;
-  index_t const packs = cols / N;
+  index_t const packs = (cols + N - 1) / N;
   if (!Whole)
     while (group < 32 && index_t(group) * P < packs)
       group *= 2;
@@ -141,7 +150,8 @@ void sweep(char const* opname, Op const& op, std::vector<index_t> const& widths,
 
 // Shapes by how many columns they hold (pack 8 for 16-bit types, 4 for fp32). ROW_SHAPES_ROUND
 // 1: the first survey; 2: larger blocks of group rows (a block must move several KB, or block
-// launches dominate) and clusters of smaller blocks (two or more resident per SM).
+// launches dominate) and clusters of smaller blocks (two or more resident per SM); 3: single
+// elements on the misaligned layout (odd widths, each thread holding 8 to 32 of them).
 template <class T, class Op> void all_shapes(char const* opname, Op const& op) {
   constexpr bool wide = sizeof(T) == 2; // 8 elements a pack
 #if ROW_SHAPES_ROUND == 1
@@ -181,6 +191,17 @@ template <class T, class Op> void all_shapes(char const* opname, Op const& op) {
     sweep<T>(opname, op, {262144}, shape<8, 1024, true, 8>{}, shape<8, 512, true, 16>{},
              shape<4, 1024, true, 16>{});
   }
+#elif ROW_SHAPES_ROUND == 3
+  sweep<T>(opname, op, {1000}, shape<32, 128, false>{}, shape<16, 128, false>{},
+           shape<8, 128, true>{}, shape<16, 64, true>{}, shape<4, 256, true>{});
+  sweep<T>(opname, op, {2047}, shape<16, 128, true>{}, shape<8, 256, true>{},
+           shape<32, 64, true>{}, shape<4, 512, true>{});
+  sweep<T>(opname, op, {4097, 8191}, shape<16, 512, true>{}, shape<32, 256, true>{},
+           shape<8, 1024, true>{});
+  sweep<T>(opname, op, {16383}, shape<32, 512, true>{}, shape<16, 1024, true>{},
+           shape<16, 512, true, 2>{});
+  sweep<T>(opname, op, {32767}, shape<32, 1024, true>{}, shape<32, 512, true, 2>{},
+           shape<16, 512, true, 4>{}, shape<16, 1024, true, 2>{});
 #else
   sweep<T>(opname, op, {32, 64, 128, 256, 512, 1024}, shape<1, 256, false>{},
            shape<1, 512, false>{}, shape<2, 256, false>{}, shape<2, 512, false>{},
@@ -207,9 +228,6 @@ template <class T, class Op> void all_shapes(char const* opname, Op const& op) {
 
 } // namespace
 
-#ifndef ROW_SHAPES_ROUND
-#define ROW_SHAPES_ROUND 1
-#endif
 #ifndef ROW_SHAPES_PART
 #define ROW_SHAPES_PART 0
 #endif
