@@ -68,7 +68,7 @@ template <int P, int B, bool Whole, int C = 1, int MinBlocks = 1> struct shape {
 template <class T, class Op, bool Staged, int P, int B, bool Whole, int C, int MinBlocks>
 void run_one(char const* opname, Op const& op, index_t cols, double copy, bool persistent) {
   constexpr int N = 16 / sizeof(T);
-  using config = rf::engine::register_config<N, P, B, Whole, Staged, C, MinBlocks>;
+  using config = rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks>;
   index_t const rows = elems / cols;
   auto load = rf::bind(rf::load(static_cast<T const*>(x), rows, cols), "x");
   auto store = rf::bind(rf::store(static_cast<T*>(y)), "y", rows, cols);
