@@ -46,17 +46,9 @@ int query(kernel_shape const& shape) {
   if (shape.cluster_blocks > 8)
     check(cudaFuncSetAttribute(shape.kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
           "cudaFuncSetAttribute(NonPortableClusterSizeAllowed)");
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = unsigned(shape.cluster_blocks);
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(unsigned(shape.cluster_blocks));
-  config.blockDim = dim3(unsigned(shape.block_threads));
-  config.dynamicSmemBytes = shape.dynamic_smem;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
+  cudaLaunchAttribute cluster{};
+  cudaLaunchConfig_t const config =
+      launch_config(shape, unsigned(shape.cluster_blocks), nullptr, cluster);
   int clusters = 0;
   cudaError_t const status = cudaOccupancyMaxActiveClusters(&clusters, shape.kernel, &config);
   if (status != cudaSuccess) {

@@ -76,7 +76,7 @@ constexpr bool misaligned = ROW_SHAPES_ROUND == 3;
 template <class T, class Op, bool Staged, int P, int B, bool Whole, int C, int MinBlocks>
 void run_one(char const* opname, Op const& op, index_t cols, double copy, bool persistent) {
   constexpr int N = misaligned ? 1 : 16 / sizeof(T);
-  using config = rf::engine::register_config<N, P, B, Whole, Staged, C, MinBlocks>;
+  using config = rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks>;
   index_t const ld = misaligned ? cols + 1 : cols;
   index_t const rows = elems / ld;
   auto load = rf::bind(rf::load(static_cast<T const*>(x) + misaligned, rows, cols, ld), "x");

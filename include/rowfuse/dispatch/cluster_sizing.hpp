@@ -5,17 +5,10 @@
 #include <cstddef>
 
 #include "../detail/config.hpp"
+#include "../engine/cluster_slices.hpp"
 #include "plan.hpp"
 
 namespace rowfuse::detail {
-
-/// Column geometry shared by host and device, so the shared memory the host sizes is exactly
-/// what the kernel indexes: the row's packs split into C slices of ceil(packs / C) packs, the
-/// last slice shorter (or empty when C does not divide a short row).
-constexpr index_t cluster_slice_packs(index_t cols, int pack, int cluster_blocks) {
-  index_t const packs = (cols + pack - 1) / pack;
-  return (packs + cluster_blocks - 1) / cluster_blocks;
-}
 
 /// Static shared memory of cluster_kernel (CUB's warp aggregates, 32 x a partial of at most 12
 /// bytes, and two slots) kept back from the per-block opt-in limit, as block_smem keeps

@@ -20,6 +20,7 @@
 #include "cluster_sizing.hpp"
 #include "kernel_cache.hpp"
 #include "plan.hpp"
+#include "register_config.cuh"
 #include "tuning.hpp"
 
 namespace rowfuse {
@@ -75,25 +76,18 @@ template <auto const& Table, int N, cols_range Range> constexpr bool past_regist
 
 template <auto const& Table, std::size_t I, int N> struct register_kernel_config {
   static constexpr tuning::register_shape shape = Table[I];
-  using type = engine::register_config<N, shape.packs, shape.block_threads, shape.whole_block,
-                                       shape.staged, shape.cluster_blocks, shape.min_blocks_per_sm>;
+  using type = register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
+                               shape.cluster_blocks, shape.min_blocks_per_sm>;
 };
 
 /// Launches `kernel` with clusters of `cluster_blocks` (1: a plain launch) for the completed plan.
 template <class Kernel, class... Args>
 void launch(plan const& p, Kernel kernel, cudaStream_t stream, Args const&... args) {
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = unsigned(p.cluster_blocks);
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(unsigned(p.grid));
-  config.blockDim = dim3(unsigned(p.block_threads));
-  config.dynamicSmemBytes = p.dynamic_smem;
-  config.stream = stream;
-  config.attrs = &attribute;
-  config.numAttrs = p.cluster_blocks > 1 ? 1 : 0;
+  cudaLaunchAttribute cluster{};
+  cudaLaunchConfig_t const config =
+      launch_config({reinterpret_cast<void const*>(kernel), p.device, p.block_threads,
+                     std::max(p.cluster_blocks, 1), p.dynamic_smem},
+                    unsigned(p.grid), stream, cluster);
   check_launch(cudaLaunchKernelEx(&config, kernel, args...), p);
 }
 

@@ -41,10 +41,8 @@
 #include "../detail/config.hpp"
 #include "../detail/numeric.hpp"
 #include "../detail/vector_io.hpp"
-#include "../dispatch/cluster_sizing.hpp"
-#include "../dispatch/plan.hpp"
-#include "../error.hpp"
 #include "../expr/expression.hpp"
+#include "cluster_slices.hpp"
 #include "common.cuh"
 
 namespace rowfuse::engine {
@@ -245,7 +243,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   [[maybe_unused]] auto const copy_packs = [&](index_t row, int first, int count) {
     if constexpr (async_fill) {
       static_assert(slice_cache<N, S>::words == 1, "a raw pack is one 16-byte word at most");
-      T const* const input = load.input.row(row) + col_begin;
+      T const* const input = load.input.dense_row(row) + col_begin;
       for (int k = 0, p = first; k < count && p < own_packs; ++k, p += B)
         cluster_detail::copy_async<pack_bytes>(cache.word(p, 0), input + index_t(p) * N);
     }
@@ -289,7 +287,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           if (p < own_packs) {
             index_t const col0 = col_begin + index_t(p) * N;
             if constexpr (raw_cache)
-              detail::load_pack<N>(load.input.row(row) + col0, raw[u]);
+              detail::load_pack<N>(load.input.dense_row(row) + col0, raw[u]);
             else
               load.template load<N>(row, col0, v[u], load_ctx);
           }

@@ -34,8 +34,8 @@ template <class T, class Merge> __device__ T allreduce_in_group(T value, int gro
 /// results). The posts alternate between two buffers (`buffer`, flipped by the caller on each
 /// call with the same storage): a fast warp's next post cannot overwrite a total a slow warp
 /// has yet to read, because both are separated by the barrier of the call in between.
-/// A CUB BlockReduce plus a broadcast took three barriers; block_rows runs two reductions a
-/// row, so this saves four barriers a row (see tuning.hpp for the measurement).
+/// One barrier a call, where a CUB BlockReduce followed by a broadcast takes three: the
+/// two-phase ops reduce twice a row.
 template <class T, int BlockThreads> struct block_allreduce {
   static constexpr int warps = BlockThreads / 32;
   struct TempStorage {

@@ -27,41 +27,20 @@
 #include "../detail/async_copy.cuh"
 #include "../detail/config.hpp"
 #include "../detail/vector_io.hpp"
-#include "../dispatch/tuning.hpp"
 #include "common.cuh"
 
 namespace rowfuse::engine {
 
-/// One register-engine kernel's shape. `WholeBlock`: the row spans the block (and the cluster);
-/// otherwise a group of 1-32 lanes. `Staged`: the input's packs travel by cp.async into shared
-/// memory (no registers held while in flight; the next row's while the current one is reduced
-/// when a block loops), and the load chain runs on the staged values; packs of 4, 8 or 16 bytes
-/// only (for others the flag is ignored). `MinBlocksPerSM` caps registers a thread at
-/// 64K / (threads x it), as __launch_bounds__ does.
-template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false,
-          int ClusterBlocks = 1, int MinBlocksPerSM = 1>
-struct register_config {
-  static_assert(ClusterBlocks == 1 || WholeBlock, "a cluster holds whole-block rows");
-  static_assert(ClusterBlocks >= 1 && ClusterBlocks <= 16 &&
-                    (ClusterBlocks & (ClusterBlocks - 1)) == 0,
-                "a cluster has 1, 2, 4, 8 or 16 blocks");
-  static constexpr int pack = N;
-  static constexpr int packs = Packs;
-  static constexpr int block_threads = BlockThreads;
-  static constexpr bool whole_block = WholeBlock;
-  static constexpr int cluster_blocks = ClusterBlocks;
-  static constexpr int min_blocks_per_sm = MinBlocksPerSM;
-
-  template <class T> static constexpr bool staged = Staged&& detail::async_copy_size_ok<T, N>;
-  template <class T> static constexpr int slot_bytes = Packs* BlockThreads* N* int(sizeof(T));
-  template <class T>
-  static constexpr int staging_slots = !staged<T>                                            ? 0
-                                       : 2 * slot_bytes<T> <= tuning::staging_two_slot_bytes ? 2
-                                                                                             : 1;
-  /// Dynamic shared memory of the staging slots, for input elements of type T.
-  template <class T> static constexpr int staging_bytes = staging_slots<T>* slot_bytes<T>;
-};
-
+/// The kernel's compile-time shape, `Config` (dispatch/register_config.cuh builds it from a row
+/// of the tuning table):
+///  - `pack`, `packs`: elements a pack, packs a thread;
+///  - `block_threads`, `whole_block` (the row spans the block and cluster; otherwise a group of
+///    1-32 lanes), `cluster_blocks` (1, or 2-16 with whole_block), `min_blocks_per_sm`
+///    (__launch_bounds__' register cap);
+///  - `staged<T>`, `staging_slots<T>` (0, 1 or 2), `staging_bytes<T>`: whether inputs of T travel
+///    by cp.async through shared memory, in how many slots of `packs x block_threads` packs;
+///  - `kept_column_values`: an op's per-column operands are kept in registers across rows when a
+///    thread holds at most this many values.
 /// The block's shared memory for its reductions (block and cluster rows).
 template <class Op, int B, int C, bool TwoPhase = two_phase_op<Op>> struct reduce_storage {
   typename block_allreduce<typename Op::partial, B>::TempStorage partials;
@@ -150,7 +129,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // The op's per-column operands are the same for every row: where a thread holds few values
   // they are read once, before the first row's loads, and kept; elsewhere each pack's are read
   // where it is finished (kept, they would cost more registers than the row's values).
-  constexpr bool columns_kept = reads_columns<Op, N> && P * N <= tuning::kept_column_values;
+  constexpr bool columns_kept = reads_columns<Op, N> && P * N <= Config::kept_column_values;
   using columns_t = typename column_packs<Op, N>::type;
   [[maybe_unused]] columns_t kept_columns[columns_kept ? P : 1];
   if constexpr (columns_kept) {
@@ -185,7 +164,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         ROWFUSE_UNROLL
         for (int p = 0; p < P; ++p)
           if (p < valid_packs)
-            detail::async_copy_pack<N>(staged_pack(slot, p), load.input.row(r) + col_of(p));
+            detail::async_copy_pack<N>(staged_pack(slot, p), load.input.dense_row(r) + col_of(p));
       }
       detail::async_copy_commit();
     }

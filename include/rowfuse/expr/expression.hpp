@@ -35,7 +35,7 @@ template <class T, class... Nodes> struct load_expr {
   using nodes_type = hana::tuple<Nodes...>;
   static constexpr auto node_types = hana::tuple_t<Nodes...>;
 
-  view<T const> input;
+  view<T const> input; // dense (no broadcast map): rows at input.dense_row(r)
   nodes_type nodes;
 
   index_t rows() const { return input.rows; }
@@ -56,7 +56,7 @@ template <class T, class... Nodes> struct load_expr {
 
   /// The input's pack at (row, col0), one vector load.
   template <int N> ROWFUSE_HD void read_input(index_t row, index_t col0, T (&raw)[N]) const {
-    detail::load_pack<N>(input.row(row) + col0, raw);
+    detail::load_pack<N>(input.dense_row(row) + col0, raw);
   }
   /// The nodes' operand packs at (row, col0): issue with the input's load.
   template <int N> ROWFUSE_HD reads_type<N> read(index_t row, index_t col0) const {
@@ -91,7 +91,7 @@ template <class T, class... Nodes> struct store_expr {
   using nodes_type = hana::tuple<Nodes...>;
   static constexpr auto node_types = hana::tuple_t<Nodes...>;
 
-  view<T> output;
+  view<T> output; // dense (no broadcast map): rows at output.dense_row(r)
   nodes_type nodes;
 
   /// Whether the chain ends in rf::cast (and so owns rounding, scaling and amax).
@@ -130,7 +130,7 @@ template <class T, class... Nodes> struct store_expr {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
       raw[j] = detail::narrow<T>(y[j], saturate);
-    detail::store_pack<N>(output.row(row) + col0, raw);
+    detail::store_pack<N>(output.dense_row(row) + col0, raw);
   }
 
   /// Where rf::cast's amax output points, or null.

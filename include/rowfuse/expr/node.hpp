@@ -16,8 +16,8 @@
 //                  arithmetic on the indices alone (dropout's keep bits)
 // with apply(x, row, col0, context, State const&) taking the result. An engine calls every
 // read of a row's packs together with the input's loads, and every draw before the row's
-// statistics, so that operand loads are in flight at once and Philox runs while they are: run
-// inside apply, behind the previous node's arithmetic (and a branch), they were serialised.
+// statistics, so that operand loads are in flight at once and Philox runs while they are
+// (inside apply they would wait behind the previous node's arithmetic).
 // User functors need none of this: rf::load(...) | f wraps f in a map_node.
 #pragma once
 

@@ -67,8 +67,8 @@ struct dropout_node : node_tag {
     std::uint64_t const block = first / 8;
     int const skip = int(first % 8);
     // The engines' packs start at multiples of their width: a path with exactly one call per
-    // block they touch. (A possible second call in the same path raised warp_rows' registers
-    // from 38 to 56 a thread: the compiler runs the two calls side by side.)
+    // block they touch (with a possible second call the compiler runs both side by side and
+    // holds both results).
     if constexpr (N % 8 == 0) {
       if (skip == 0) {
         std::uint32_t bits = 0;

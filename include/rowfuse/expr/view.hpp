@@ -53,6 +53,9 @@ template <class T> struct view {
   index_t broadcast_rows = -1; // rows of the target shape of a broadcast view; -1: none
 
   ROWFUSE_HD T* row(index_t r) const { return data + map.offset(r, ld); }
+  /// row(r) for a view without a broadcast map (the op's input and output always are): no
+  /// branch on the map, whose 64-bit divisions would hold registers in every engine.
+  ROWFUSE_HD T* dense_row(index_t r) const { return data + r * ld; }
   ROWFUSE_HD T& at(index_t r, index_t c) const { return row(r)[c]; }
 
   /// Whether every row start is aligned to `bytes`, so packs of that many bytes never fault.

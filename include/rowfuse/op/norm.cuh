@@ -207,12 +207,8 @@ template <class Affine> struct layernorm {
 
   // ---- the register engines' two-phase protocol (see above) ----------------------------
   //
-  // Off, the register engines merge the one-phase partials instead (engine::two_phase_op
-  // detects these members). Both are exact for constant rows and within the tests' bounds; the
-  // choice is speed, for the GPU to settle: two phases issue far fewer instructions per
-  // shuffle step, but ptxas (CUDA 13.0, sm_90) gave its warp_rows kernels 2-14 more registers
-  // and the 1024-thread, 32-value block_rows kernel a 24-byte spill (one phase: none).
-  static constexpr bool two_phase_in_registers = true;
+  // engine::two_phase_op detects these members; the engines that stream the row merge the
+  // one-phase partials above.
 
   struct deviations {
     float sum;         // of x - hi
@@ -230,16 +226,14 @@ template <class Affine> struct layernorm {
     return __fmul_rn(row_sum, __frcp_rn(float(cols)));
   }
 
-  template <int K>
-  __device__ float phase1(float const (&v)[K], int n) const requires two_phase_in_registers {
+  template <int K> __device__ float phase1(float const (&v)[K], int n) const {
     return norm_detail::interleaved_sum<K>([&](int i) { return n == K || i < n ? v[i] : 0.0f; });
   }
-  __device__ float merge1(float a, float b) const requires two_phase_in_registers { return a + b; }
+  __device__ float merge1(float a, float b) const { return a + b; }
 
   /// Rewrites v into x - hi, which finish2 starts from.
   template <int K>
-  __device__ deviations phase2(float (&v)[K], int n, float row_sum,
-                               index_t cols) const requires two_phase_in_registers {
+  __device__ deviations phase2(float (&v)[K], int n, float row_sum, index_t cols) const {
     float const hi = pivot(row_sum, cols);
     ROWFUSE_UNROLL
     for (int i = 0; i < K; ++i)

@@ -1,0 +1,41 @@
+// A row of the register-shape table (tuning.hpp) as the compile-time Config that
+// engine::register_kernel takes: the shape's numbers plus the tuning constants the kernel needs.
+#pragma once
+
+#include "../detail/async_copy.cuh"
+#include "tuning.hpp"
+
+namespace rowfuse::detail {
+
+/// One register-engine kernel's shape. `WholeBlock`: the row spans the block (and the cluster);
+/// otherwise a group of 1-32 lanes. `Staged`: the input's packs travel by cp.async into shared
+/// memory (no registers held while in flight; the next row's while the current one is reduced
+/// when a block loops), and the load chain runs on the staged values; packs of 4, 8 or 16 bytes
+/// only (for others the flag is ignored). `MinBlocksPerSM` caps registers a thread at
+/// 64K / (threads x it), as __launch_bounds__ does.
+template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false,
+          int ClusterBlocks = 1, int MinBlocksPerSM = 1>
+struct register_config {
+  static_assert(ClusterBlocks == 1 || WholeBlock, "a cluster holds whole-block rows");
+  static_assert(ClusterBlocks >= 1 && ClusterBlocks <= 16 &&
+                    (ClusterBlocks & (ClusterBlocks - 1)) == 0,
+                "a cluster has 1, 2, 4, 8 or 16 blocks");
+  static constexpr int pack = N;
+  static constexpr int packs = Packs;
+  static constexpr int block_threads = BlockThreads;
+  static constexpr bool whole_block = WholeBlock;
+  static constexpr int cluster_blocks = ClusterBlocks;
+  static constexpr int min_blocks_per_sm = MinBlocksPerSM;
+  static constexpr int kept_column_values = tuning::kept_column_values;
+
+  template <class T> static constexpr bool staged = Staged&& async_copy_size_ok<T, N>;
+  template <class T> static constexpr int slot_bytes = Packs* BlockThreads* N* int(sizeof(T));
+  template <class T>
+  static constexpr int staging_slots = !staged<T>                                            ? 0
+                                       : 2 * slot_bytes<T> <= tuning::staging_two_slot_bytes ? 2
+                                                                                             : 1;
+  /// Dynamic shared memory of the staging slots, for input elements of type T.
+  template <class T> static constexpr int staging_bytes = staging_slots<T>* slot_bytes<T>;
+};
+
+} // namespace rowfuse::detail
