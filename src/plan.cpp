@@ -139,12 +139,13 @@ bool try_cluster(plan& p, index_t cols, int cache_bytes, device_info const& devi
 } // namespace
 
 std::span<tuning::register_shape const> register_shapes(int element_bytes, int pack, bool heavy) {
-  if (pack == 1)
-    return tuning::scalar;
+  using tuning::shapes_for;
+  using shapes = std::span<tuning::register_shape const>;
   if (element_bytes == 4)
-    return tuning::any_32bit;
-  return heavy ? std::span<tuning::register_shape const>(tuning::heavy_16bit)
-               : std::span<tuning::register_shape const>(tuning::light_16bit);
+    return pack == 1 ? shapes(shapes_for<4, 1, false>()) : shapes(shapes_for<4, 4, false>());
+  if (pack == 1)
+    return heavy ? shapes(shapes_for<2, 1, true>()) : shapes(shapes_for<2, 1, false>());
+  return heavy ? shapes(shapes_for<2, 8, true>()) : shapes(shapes_for<2, 8, false>());
 }
 
 plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,

@@ -44,18 +44,9 @@ namespace rowfuse::detail {
 /// for odd widths and pointers.
 template <class T> inline constexpr int widest_pack = int(16 / sizeof(T));
 
-/// The register-shape table for inputs of T at packs of N, for `Op` (tuning.hpp): the norms,
-/// which read gamma and beta, take the heavy 16-bit table.
+/// The register-shape table for inputs of T at packs of N, for `Op` (tuning::shapes_for).
 template <class T, int N, class Op> constexpr auto const& shape_table() {
-  constexpr bool heavy = engine::reads_columns<Op, N>;
-  if constexpr (N == 1)
-    return tuning::scalar;
-  else if constexpr (sizeof(T) == 4)
-    return tuning::any_32bit;
-  else if constexpr (heavy)
-    return tuning::heavy_16bit;
-  else
-    return tuning::light_16bit;
+  return tuning::shapes_for<int(sizeof(T)), N, engine::reads_columns<Op, N>>();
 }
 
 /// Whether table row I can plan a width inside Range: automatic plans take it for widths up to

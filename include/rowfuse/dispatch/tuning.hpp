@@ -85,12 +85,55 @@ inline constexpr register_shape any_32bit[] = {
     {262144, 8, 512, true, 16, false, false, 2}, // 0.641
 };
 
-/// Single elements (odd widths or pointers), any type: the widest row is 1024 threads x 32.
-inline constexpr register_shape scalar[] = {
+// Single elements (odd widths or pointers off the 16-byte grid): round 3 of row_shapes.cu on the
+// layout of `rowfuse-bench --misalign` (every pointer one element off, ld = cols + 1), measured at
+// 1000, 2047, 4097, 8191, 16383 and 32767 columns. Rows up to 256 columns were not surveyed.
+// 16-bit elements are far from the copy past 2048 columns: 2-byte loads by 512-1024 threads an
+// SM keep too few bytes in flight, and cannot be staged (cp.async moves 4 bytes or more).
+
+/// Softmax and log-softmax over single 16-bit elements.
+inline constexpr register_shape scalar_light_16bit[] = {
     {32, 1, 128, false, 1, false, true, 1},     {256, 8, 128, false, 1, false, true, 1},
-    {1024, 4, 256, true, 1, false, true, 1},    {4096, 8, 512, true, 1, false, true, 1},
-    {16384, 16, 1024, true, 1, false, true, 1}, {32768, 32, 1024, true, 1, false, true, 1},
+    {1024, 4, 256, true, 1, false, true, 1},    // 0.648 (8 x 128: 0.460)
+    {2048, 8, 256, true, 1, false, true, 1},    // 0.667
+    {8192, 16, 512, true, 1, false, true, 1},   // 0.395 at 4097, 0.394 at 8191
+    {16384, 16, 1024, true, 1, false, true, 1}, // 0.344
+    {32768, 32, 1024, true, 1, false, true, 1}, // 0.296
 };
+
+/// The norms over single 16-bit elements.
+inline constexpr register_shape scalar_heavy_16bit[] = {
+    {32, 1, 128, false, 1, false, true, 1},     {256, 8, 128, false, 1, false, true, 1},
+    {1024, 16, 64, true, 1, false, true, 1},    // layernorm 0.596 (4 x 256: 0.442)
+    {2048, 16, 128, true, 1, false, true, 1},   // 0.585
+    {8192, 16, 512, true, 1, false, true, 1},   // 0.238 at 4097, 0.377 at 8191
+    {16384, 32, 512, true, 1, false, true, 1},  // 0.384
+    {32768, 32, 1024, true, 1, false, true, 1}, // 0.294
+};
+
+/// Every op over single fp32 elements: staged (4-byte cp.async) from 2048 columns.
+inline constexpr register_shape scalar_32bit[] = {
+    {32, 1, 128, false, 1, false, true, 1},    {256, 8, 128, false, 1, false, true, 1},
+    {1024, 4, 256, true, 1, false, true, 1},   // softmax 0.903
+    {2048, 16, 128, true, 1, true, false, 1},  // 0.992 (32 x 64: 0.997)
+    {8192, 32, 256, true, 1, true, true, 1},   // 0.856 at 4097, 0.921 at 8191
+    {16384, 32, 512, true, 1, true, true, 1},  // 0.870
+    {32768, 32, 1024, true, 1, true, true, 1}, // 0.780
+};
+
+/// The table for elements of `ElementBytes` at packs of `Pack` for `Heavy` ops (the norms, which
+/// also read gamma and beta) or light ones (softmax, log-softmax): the kernel table and the plan
+/// both take it from here.
+template <int ElementBytes, int Pack, bool Heavy> constexpr auto const& shapes_for() {
+  if constexpr (Pack == 1 && ElementBytes == 4)
+    return scalar_32bit;
+  else if constexpr (Pack == 1)
+    return Heavy ? scalar_heavy_16bit : scalar_light_16bit;
+  else if constexpr (ElementBytes == 4)
+    return any_32bit;
+  else
+    return Heavy ? heavy_16bit : light_16bit;
+}
 
 /// Staging keeps two slots of the next row (one is read while the other fills) up to this many
 /// bytes; past it one slot, refilled once the current row's values are in registers.

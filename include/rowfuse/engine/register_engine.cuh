@@ -184,6 +184,26 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     } else if constexpr (slots == 1) {
       detail::async_copy_wait<0>();
     }
+    // This lane's input pack p, from the staging slot or from global memory.
+    auto const read_pack = [&](int p, input_t(&raw)[N]) {
+      if constexpr (staged)
+        detail::load_pack<N>(staged_pack(slot, p), raw);
+      else
+        load.template read_input<N>(row, col_of(p), raw);
+    };
+    // Single elements narrower than a float are read for the whole row before any arithmetic:
+    // read in the transform loop below, each load waits behind the arithmetic and branch of the
+    // element before it, which cost 16-bit rows half their speed. Held raw they take half the
+    // row's registers; fp32 elements held raw take as many as the row, and ran slower that way
+    // (bench/NOTES.md, fourth session). Packs are read in the loop (not timed the other way).
+    constexpr bool inputs_first = N == 1 && sizeof(input_t) < 4;
+    [[maybe_unused]] input_t raw_row[inputs_first ? P : 1][N];
+    if constexpr (inputs_first) {
+      ROWFUSE_UNROLL
+      for (int p = 0; p < P; ++p)
+        if (row_ok && p < valid_packs)
+          read_pack(p, raw_row[p]);
+    }
     // Every operand's loads for the row are issued before any arithmetic depends on one (inside
     // the chain, an operand's load would wait for the arithmetic of the nodes before it).
     typename Load::template reads_type<N> reads[P];
@@ -197,22 +217,26 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     constexpr bool draw_store_ahead = !staged && P == 1;
     typename Store::template draws_type<N> store_draws[P];
     float v[P * N];
+    auto const transform_pack = [&](int p, input_t const(&raw)[N]) {
+      if constexpr (draw_store_ahead)
+        store_draws[p] = store.template draw<N>(row, col_of(p), cols);
+      float x[N];
+      load.template transform<N>(raw, row, col_of(p), x, load_ctx, reads[p],
+                                 load.template draw<N>(row, col_of(p), cols));
+      ROWFUSE_UNROLL
+      for (int j = 0; j < N; ++j)
+        v[p * N + j] = x[j];
+    };
     ROWFUSE_UNROLL
     for (int p = 0; p < P; ++p) {
       if (row_ok && p < valid_packs) {
-        input_t raw[N];
-        if constexpr (staged)
-          detail::load_pack<N>(staged_pack(slot, p), raw);
-        else
-          load.template read_input<N>(row, col_of(p), raw);
-        if constexpr (draw_store_ahead)
-          store_draws[p] = store.template draw<N>(row, col_of(p), cols);
-        float x[N];
-        load.template transform<N>(raw, row, col_of(p), x, load_ctx, reads[p],
-                                   load.template draw<N>(row, col_of(p), cols));
-        ROWFUSE_UNROLL
-        for (int j = 0; j < N; ++j)
-          v[p * N + j] = x[j];
+        if constexpr (inputs_first) {
+          transform_pack(p, raw_row[p]);
+        } else {
+          input_t raw[N];
+          read_pack(p, raw);
+          transform_pack(p, raw);
+        }
       } else {
         ROWFUSE_UNROLL
         for (int j = 0; j < N; ++j)
