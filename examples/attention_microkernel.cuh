@@ -84,13 +84,14 @@ struct no_clock {
 };
 
 /// Cycles of the middle step, from S complete in the accumulators to P complete in them, summed
-/// over a warp's tiles and added to *total at the end. Each clock read waits for the values (a
-/// trap predicated on their sum, never taken: the warp issues in order, so the read cannot
-/// happen before the values are there), so neither mma.sync's latency nor work left in flight
-/// is counted.
+/// over a warp's tiles and added to total[0] (and the tiles to total[1]) at the end. Each clock
+/// read waits for the values (a trap predicated on their sum, never taken: the warp issues in
+/// order, so the read cannot happen before the values are there), so neither mma.sync's latency nor
+/// work left in flight is counted.
 struct stage_clock {
-  unsigned long long* total;
+  unsigned long long* total; // [0]: cycles, [1]: tiles
   unsigned long long cycles = 0;
+  unsigned long long tiles = 0;
 
   static __device__ long long read_after(float const (&values)[scores_layout::values]) {
     float sum = 0.0f;
@@ -109,10 +110,13 @@ struct stage_clock {
   __device__ long long start(float const (&s)[scores_layout::values]) { return read_after(s); }
   __device__ void stop(float const (&p)[scores_layout::values], long long started) {
     cycles += (unsigned long long)(read_after(p) - started);
+    ++tiles;
   }
   __device__ void flush() {
-    if (threadIdx.x % 32 == 0)
-      atomicAdd(total, cycles);
+    if (threadIdx.x % 32 == 0) {
+      atomicAdd(&total[0], cycles);
+      atomicAdd(&total[1], tiles);
+    }
   }
 };
 
@@ -160,7 +164,8 @@ __device__ __forceinline__ int tile_offset(int lane, int i) {
          i % 2;
 }
 
-/// Warps take heads w, w + all warps, ... For each: S = Q K^T, the middle step, O = P V.
+/// Warps take heads w, w + all warps, ... For each: S = Q K^T, the middle step, O = P V. Blocks
+/// of 32 to 32 * warps_per_block threads.
 template <softmax_stage Stage, rfc::exp_precision Precision, class Clock, class Scores,
           class Probabilities>
 __global__ void __launch_bounds__(32 * warps_per_block)
@@ -170,8 +175,9 @@ __global__ void __launch_bounds__(32 * warps_per_block)
   __shared__ alignas(16) float staged[warps_per_block][tile * tile];
   int const lane = int(threadIdx.x % 32), warp = int(threadIdx.x / 32);
   int const group = lane / 4, pair = 2 * (lane % 4); // mma.sync's groupID and 2 threadID_in_group
-  long const warps = long(gridDim.x) * warps_per_block;
-  for (long head = long(blockIdx.x) * warps_per_block + warp; head < heads; head += warps) {
+  int const block_warps = int(blockDim.x / 32);      // up to warps_per_block
+  long const warps = long(gridDim.x) * block_warps;
+  for (long head = long(blockIdx.x) * block_warps + warp; head < heads; head += warps) {
     long const row0 = head * tile;
     __half const* const q_head = q + row0 * head_dim;
     __half const* const k_head = k + row0 * head_dim;
