@@ -16,8 +16,9 @@ constexpr std::uint64_t seed = 0xabcdef12345ull;
 /// Scores::rows rows. For each of `key_tiles` tiles: S's tile into registers, update, rescale O,
 /// P into shared memory, O += P V_tile (blocked: the tile's sum first). Then finish.
 template <class Scores, class Output, class Scope, class In, class Out>
-__global__ void online_kernel(float const* s, float const* v, float* o, long keys, int key_tiles,
-                              rfc::tile_transforms<In> in, rfc::tile_transforms<Out> out) {
+__global__ void online_kernel(float const* s, float const* v, float* o, float* log_sum_exp,
+                              long keys, int key_tiles, rfc::tile_transforms<In> in,
+                              rfc::tile_transforms<Out> out) {
   constexpr int width = Output::cols; // the head dimension
   __shared__ float p[Scores::rows * Scores::cols];
   __shared__ typename rfc::online_softmax<Scores, Scope>::TempStorage storage;
@@ -48,6 +49,9 @@ __global__ void online_kernel(float const* s, float const* v, float* o, long key
   }
   state.template finish<Output>(acc);
   ctest::scatter<Output>(acc, o, width, rfc::tile_origin{row0, 0}, thread);
+  for (int slot = 0; slot < Scores::row_slots; ++slot)
+    if (thread % Scores::threads_per_row == 0 && rfc::holds_row<Scores>(thread, slot))
+      log_sum_exp[row0 + Scores::tile_row(thread, slot)] = state.log_sum_exp(slot);
 }
 
 /// The two-pass form's second pass: o = P v, summed in the same blocked order.
@@ -85,12 +89,15 @@ template <class Scores, class Output, class Scope> void check_online(online_case
   test::mirrored<float> s(std::size_t(rows * keys)), v(std::size_t(keys * width));
   test::mirrored<float> p(std::size_t(rows * keys));
   test::mirrored<float> online(std::size_t(rows * width)), two_pass(std::size_t(rows * width));
+  test::mirrored<float> log_sum_exp{std::size_t(rows)};
   test::fill_uniform(s.host, rng, -4.0f, 4.0f);
   test::fill_uniform(v.host, rng, 0.5f, 1.5f);
   s.upload();
   v.upload();
   test::poison(online.host);
   online.upload();
+  test::poison(log_sum_exp.host);
+  log_sum_exp.upload();
   float const drop = c.dropout ? 0.2f : 0.0f;
   auto const load = [&](auto expr) {
     return expr | rf::scale(0.4f) | rf::causal_mask(c.q_len, c.causal_offset);
@@ -105,7 +112,7 @@ template <class Scores, class Output, class Scope> void check_online(online_case
   auto const in = rfc::bind(load(rfc::tile_load(rows, keys)));
   auto const out = rfc::bind(rfc::tile_store(rows, keys) | rf::dropout(drop, seed, 3));
   online_kernel<Scores, Output, Scope><<<unsigned(rows / Scores::rows), Scores::threads>>>(
-      s.d(), v.d(), online.d(), keys, int(c.key_tiles), in, out);
+      s.d(), v.d(), online.d(), log_sum_exp.d(), keys, int(c.key_tiles), in, out);
   test::sync_and_check();
 
   // The exact P V, from the double reference of the same softmax and dropout.
@@ -133,6 +140,22 @@ template <class Scores, class Output, class Scope> void check_online(online_case
                                      [](double e) { return 3e-5 * std::fabs(e); }));
   CHECK_MATCHES(test::compare_within(two, o_exact, rows, width, width, 0,
                                      [](double e) { return 3e-5 * std::fabs(e); }));
+  // log(sum of exp) of each row's transformed scores (dropout plays no part): -inf where the row
+  // sees nothing; elsewhere the max plus the log of a sum known to a few u, whose rounding is
+  // a few u of |lse| plus a few u absolute.
+  auto const lse = log_sum_exp.download();
+  for (long r = 0; r < rows; ++r) {
+    double total = 0.0;
+    for (long k = 0; k < keys; ++k)
+      if (k <= r % c.q_len + c.causal_offset)
+        total += std::exp(0.4 * double(s.host[std::size_t(r * keys + k)]));
+    double const want = total == 0.0 ? -INFINITY : std::log(total);
+    INFO("log_sum_exp of row " << r << ": got " << lse[std::size_t(r)] << ", exact " << want);
+    if (std::isinf(want))
+      CHECK(lse[std::size_t(r)] == -INFINITY);
+    else
+      CHECK(std::fabs(lse[std::size_t(r)] - want) <= 1e-6 * std::fabs(want) + 1e-6);
+  }
   if (c.causal_offset == -1) { // rows r % q_len == 0 see no key: exactly 0
     for (long r = 0; r < rows; r += c.q_len)
       for (int d = 0; d < width; ++d)

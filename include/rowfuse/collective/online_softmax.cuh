@@ -126,8 +126,8 @@ public:
           scores[Layout::value_index(s, p, j)] = x[j];
       }
     }
-    reduce(
-        tile_max, [](float a, float b) { return fmaxf(a, b); }, thread);
+    auto const max = [](float a, float b) { return fmaxf(a, b); };
+    reduce(tile_max, max, thread);
 
     store_context<float> context{out.tensor_cols, 0.0f};
     ROWFUSE_UNROLL
@@ -182,8 +182,8 @@ public:
     static_assert(same_rows<Layout, AccumulatorLayout>,
                   "rowfuse: the accumulator's layout must hold the same rows in the same slots "
                   "as the scores' (e.g. mma_accumulator_layout<16, D> beside <16, 16>)");
-    reduce(
-        sum_, [](float a, float b) { return a + b; }, Scope::thread_rank());
+    auto const plus = [](float a, float b) { return a + b; };
+    reduce(sum_, plus, Scope::thread_rank());
     ROWFUSE_UNROLL
     for (int s = 0; s < slots; ++s) {
       float const inverse = sum_[s] == 0.0f ? 0.0f : __frcp_rn(sum_[s]);

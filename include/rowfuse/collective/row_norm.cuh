@@ -107,69 +107,7 @@ public:
 
 private:
   static constexpr int slots = Layout::row_slots;
-  static constexpr int packs = Layout::packs_per_row;
   static constexpr int pack = Layout::pack;
-  static constexpr int per_slot = packs * pack;
-
-  /// The tile's values after the load chain, slot by slot; count[s] of them are real.
-  template <class Source, class In>
-  __device__ static void gather(Source const& source, tile_transforms<In> const& in,
-                                tile_origin origin, int thread, float (&v)[slots][per_slot],
-                                int (&count)[slots]) {
-    int const held = packs_held<Layout>(thread);
-    ROWFUSE_UNROLL
-    for (int s = 0; s < slots; ++s) {
-      bool const row_held = holds_row<Layout>(thread, s);
-      int const r = Layout::tile_row(thread, s);
-      count[s] = row_held ? held * pack : 0;
-      ROWFUSE_UNROLL
-      for (int p = 0; p < packs; ++p) {
-        float x[pack] = {};
-        if (row_held && p < held) {
-          int const c = Layout::tile_col(thread, p);
-          source.template read<pack>(s, p, r, c, x);
-          transform_loaded(in, x, origin.row + r, origin.col + c);
-        }
-        ROWFUSE_UNROLL
-        for (int j = 0; j < pack; ++j)
-          v[s][p * pack + j] = x[j];
-      }
-    }
-  }
-
-  /// Finishes each real pack with `finish(y, tensor row, tensor col)`, then the store chain,
-  /// and writes it to the sink.
-  template <class Sink, class Out, class Finish>
-  __device__ static void scatter(Sink const& sink, tile_transforms<Out> const& out,
-                                 tile_origin origin, int thread, float const (&v)[slots][per_slot],
-                                 Finish finish) {
-    static_assert(std::is_same_v<typename Sink::element_type, typename Out::element_type>,
-                  "rowfuse: the store chain's element type (rfc::tile_store<T>) must be the "
-                  "output's element type");
-    int const held = packs_held<Layout>(thread);
-    store_context<float> context{out.tensor_cols, 0.0f};
-    ROWFUSE_UNROLL
-    for (int s = 0; s < slots; ++s) {
-      if (!holds_row<Layout>(thread, s))
-        continue;
-      int const r = Layout::tile_row(thread, s);
-      ROWFUSE_UNROLL
-      for (int p = 0; p < packs; ++p) {
-        if (p >= held)
-          continue;
-        int const c = Layout::tile_col(thread, p);
-        float y[pack];
-        ROWFUSE_UNROLL
-        for (int j = 0; j < pack; ++j)
-          y[j] = v[s][p * pack + j];
-        finish(s, y, origin.row + r, origin.col + c);
-        typename Out::element_type raw[pack];
-        transform_stored(out, y, origin.row + r, origin.col + c, context, raw);
-        sink.template write<pack>(s, p, r, c, raw);
-      }
-    }
-    flush_amax(out, context);
-  }
 
   template <class Source, class Sink, class Affine, class In, class Out>
   __device__ void run_layernorm(Source const& source, Sink const& sink, Affine const& affine,
@@ -181,19 +119,19 @@ private:
     using op_t = op::layernorm<Affine>;
     op_t const op{affine, eps, saved};
     int const thread = Scope::thread_rank();
-    float v[slots][per_slot];
-    int count[slots];
-    gather(source, in, origin, thread, v, count);
+    tile_values<Layout> tile;
+    load_tile(source, in, origin, thread, tile);
 
     float row_sum[slots];
     ROWFUSE_UNROLL
     for (int s = 0; s < slots; ++s)
-      row_sum[s] = op.phase1(v[s], count[s]);
+      row_sum[s] = op.phase1(tile.values[s], tile.count[s]);
     reduce_first(row_sum, thread);
     norm_detail::two_sums deviations[slots];
     ROWFUSE_UNROLL
     for (int s = 0; s < slots; ++s) {
-      auto const d = op.phase2(v[s], count[s], row_sum[s], Layout::cols); // v becomes x - hi
+      // The values become x - hi.
+      auto const d = op.phase2(tile.values[s], tile.count[s], row_sum[s], Layout::cols);
       deviations[s] = {d.sum, d.sum_squares};
     }
     reduce_second(deviations, thread);
@@ -207,9 +145,10 @@ private:
       if (thread % Layout::threads_per_row == 0 && holds_row<Layout>(thread, s))
         op.save(origin.row + Layout::tile_row(thread, s), stats[s]);
     }
-    scatter(sink, out, origin, thread, v, [&](int s, float(&y)[pack], index_t row, index_t col) {
-      op.template finish2<pack>(y, stats[s], row, col, op.template read_columns<pack>(col));
-    });
+    store_tile(
+        sink, out, origin, thread, tile, [&](int s, float(&y)[pack], index_t row, index_t col) {
+          op.template finish2<pack>(y, stats[s], row, col, op.template read_columns<pack>(col));
+        });
   }
 
   template <class Source, class Sink, class Affine, class In, class Out>
@@ -224,14 +163,13 @@ private:
     using op_t = op::rmsnorm<Affine>;
     op_t const op{affine, eps, saved_rstd};
     int const thread = Scope::thread_rank();
-    float v[slots][per_slot];
-    int count[slots];
-    gather(source, in, origin, thread, v, count);
+    tile_values<Layout> tile;
+    load_tile(source, in, origin, thread, tile);
 
     float sum_squares[slots];
     ROWFUSE_UNROLL
     for (int s = 0; s < slots; ++s)
-      sum_squares[s] = op.local(v[s], count[s]).sum_squares;
+      sum_squares[s] = op.local(tile.values[s], tile.count[s]).sum_squares;
     reduce_first(sum_squares, thread);
     typename op_t::stats stats[slots];
     ROWFUSE_UNROLL
@@ -240,9 +178,10 @@ private:
       if (thread % Layout::threads_per_row == 0 && holds_row<Layout>(thread, s))
         op.save(origin.row + Layout::tile_row(thread, s), stats[s]);
     }
-    scatter(sink, out, origin, thread, v, [&](int s, float(&y)[pack], index_t row, index_t col) {
-      op.template finish<pack>(y, stats[s], row, col, op.template read_columns<pack>(col));
-    });
+    store_tile(
+        sink, out, origin, thread, tile, [&](int s, float(&y)[pack], index_t row, index_t col) {
+          op.template finish<pack>(y, stats[s], row, col, op.template read_columns<pack>(col));
+        });
   }
 
   __device__ void reduce_first(float (&value)[slots], int thread) {

@@ -13,7 +13,6 @@ namespace rowfuse::collective {
 /// A warp: the layout spans the 32 lanes of the calling warp (threads are lanes, %laneid), and
 /// all 32 must call, converged (the shuffles name every lane).
 struct warp_scope {
-  static constexpr char const* name = "warp";
   template <class Layout> static constexpr bool admits = Layout::threads == 32;
   static __device__ __forceinline__ int thread_rank() {
     unsigned lane;
@@ -25,7 +24,6 @@ struct warp_scope {
 /// A block: the layout spans every thread of the block (Layout::threads must equal the block's
 /// size; threads are numbered x fastest, as warps are), and every thread must call.
 struct block_scope {
-  static constexpr char const* name = "block";
   template <class Layout> static constexpr bool admits = Layout::threads % 32 == 0;
   static __device__ __forceinline__ int thread_rank() {
     return int(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));

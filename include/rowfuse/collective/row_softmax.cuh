@@ -123,72 +123,33 @@ private:
   template <bool Log, class Source, class Sink, class In, class Out>
   __device__ void run(Source const& source, Sink const& sink, tile_origin origin,
                       tile_transforms<In> const& in, tile_transforms<Out> const& out) {
-    static_assert(std::is_same_v<typename Sink::element_type, typename Out::element_type>,
-                  "rowfuse: the store chain's element type (rfc::tile_store<T>) must be the "
-                  "output's element type");
-    constexpr int slots = Layout::row_slots, packs = Layout::packs_per_row, pack = Layout::pack;
-    constexpr int per_slot = packs * pack;
-    op::softmax<Log, Precision == exp_precision::accurate> const op{};
+    constexpr int slots = Layout::row_slots;
+    using softmax_op = op::softmax<Log, Precision == exp_precision::accurate>;
+    softmax_op const op{};
     int const thread = Scope::thread_rank();
-    int const held = packs_held<Layout>(thread);
+    tile_values<Layout> tile;
+    load_tile(source, in, origin, thread, tile);
 
-    // The tile's values after the load chain, slot by slot; count[s] of them are real.
-    float v[slots][per_slot];
-    int count[slots];
-    ROWFUSE_UNROLL
-    for (int s = 0; s < slots; ++s) {
-      bool const row_held = holds_row<Layout>(thread, s);
-      int const r = Layout::tile_row(thread, s);
-      count[s] = row_held ? held * pack : 0;
-      ROWFUSE_UNROLL
-      for (int p = 0; p < packs; ++p) {
-        float x[pack] = {};
-        if (row_held && p < held) {
-          int const c = Layout::tile_col(thread, p);
-          source.template read<pack>(s, p, r, c, x);
-          transform_loaded(in, x, origin.row + r, origin.col + c);
-        }
-        ROWFUSE_UNROLL
-        for (int j = 0; j < pack; ++j)
-          v[s][p * pack + j] = x[j];
-      }
-    }
-
+    auto const max = [](float a, float b) { return fmaxf(a, b); };
+    auto const plus = [](float a, float b) { return a + b; };
     float row_max[slots], row_sum[slots];
     ROWFUSE_UNROLL
     for (int s = 0; s < slots; ++s)
-      row_max[s] = op.phase1(v[s], count[s]);
-    reduce(
-        row_max, [](float a, float b) { return fmaxf(a, b); }, thread, 0);
+      row_max[s] = op.phase1(tile.values[s], tile.count[s]);
+    reduce(row_max, max, thread, 0);
+    ROWFUSE_UNROLL
+    for (int s = 0; s < slots; ++s) // softmax: values become exp(x - max)
+      row_sum[s] = op.phase2(tile.values[s], tile.count[s], row_max[s], Layout::cols);
+    reduce(row_sum, plus, thread, 1);
+
+    typename softmax_op::stats stats[slots];
     ROWFUSE_UNROLL
     for (int s = 0; s < slots; ++s)
-      row_sum[s] = op.phase2(v[s], count[s], row_max[s], Layout::cols);
-    reduce(
-        row_sum, [](float a, float b) { return a + b; }, thread, 1);
-
-    store_context<float> context{out.tensor_cols, 0.0f};
-    ROWFUSE_UNROLL
-    for (int s = 0; s < slots; ++s) {
-      if (!holds_row<Layout>(thread, s))
-        continue;
-      int const r = Layout::tile_row(thread, s);
-      auto const stats = op.finalize2(row_max[s], row_sum[s], Layout::cols);
-      ROWFUSE_UNROLL
-      for (int p = 0; p < packs; ++p) {
-        if (p >= held)
-          continue;
-        int const c = Layout::tile_col(thread, p);
-        float y[pack];
-        ROWFUSE_UNROLL
-        for (int j = 0; j < pack; ++j)
-          y[j] = v[s][p * pack + j];
-        op.template finish2<pack>(y, stats, origin.row + r, origin.col + c);
-        typename Out::element_type raw[pack];
-        transform_stored(out, y, origin.row + r, origin.col + c, context, raw);
-        sink.template write<pack>(s, p, r, c, raw);
-      }
-    }
-    flush_amax(out, context);
+      stats[s] = op.finalize2(row_max[s], row_sum[s], Layout::cols);
+    store_tile(sink, out, origin, thread, tile,
+               [&](int s, float(&y)[Layout::pack], index_t row, index_t col) {
+                 op.template finish2<Layout::pack>(y, stats[s], row, col);
+               });
   }
 
   template <class Merge>

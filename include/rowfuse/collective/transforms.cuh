@@ -12,12 +12,13 @@
 // same dropout bits (a function of seed, offset, row and col alone).
 #pragma once
 
-#include <cstdint>
+#include <type_traits>
 
 #include "../detail/config.hpp"
 #include "../detail/device_math.cuh"
 #include "../error.hpp"
 #include "../expr/expression.hpp"
+#include "layout.cuh"
 #include "tile.cuh"
 
 namespace rowfuse::collective {
@@ -47,9 +48,6 @@ template <class Expr> struct tile_transforms {
   /// the chain once a pack, wider ones once an element.
   int aligned_pack = 8;
 };
-
-using no_load_transforms = tile_transforms<load_expr<float>>;
-using no_store_transforms = tile_transforms<store_expr<float>>;
 
 namespace transforms_detail {
 
@@ -182,6 +180,80 @@ __device__ __forceinline__ void flush_amax(tile_transforms<Expr> const& chain,
     if (lane == 0)
       detail::atomic_max_nonnegative(amax, m);
   }
+}
+
+/// A tile's values, slot by slot, as every collective starts from them: `values[s]` holds row
+/// slot s's packs (pack p at p * Layout::pack), `count[s]` how many of them are real (a prefix;
+/// 0 for a padding slot).
+template <tile_layout Layout> struct tile_values {
+  static constexpr int per_slot = Layout::packs_per_row * Layout::pack;
+  float values[Layout::row_slots][per_slot];
+  int count[Layout::row_slots];
+};
+
+/// Reads `thread`'s part of the tile from `source` (tile_detail::from_registers, from_shared)
+/// through the load chain. Padding stays unread, its values 0.
+template <tile_layout Layout, class Source, class In>
+__device__ __forceinline__ void load_tile(Source const& source, tile_transforms<In> const& in,
+                                          tile_origin origin, int thread,
+                                          tile_values<Layout>& tile) {
+  constexpr int pack = Layout::pack;
+  int const held = packs_held<Layout>(thread);
+  ROWFUSE_UNROLL
+  for (int s = 0; s < Layout::row_slots; ++s) {
+    bool const row_held = holds_row<Layout>(thread, s);
+    int const r = Layout::tile_row(thread, s);
+    tile.count[s] = row_held ? held * pack : 0;
+    ROWFUSE_UNROLL
+    for (int p = 0; p < Layout::packs_per_row; ++p) {
+      float x[pack] = {};
+      if (row_held && p < held) {
+        int const c = Layout::tile_col(thread, p);
+        source.template read<pack>(s, p, r, c, x);
+        transform_loaded(in, x, origin.row + r, origin.col + c);
+      }
+      ROWFUSE_UNROLL
+      for (int j = 0; j < pack; ++j)
+        tile.values[s][p * pack + j] = x[j];
+    }
+  }
+}
+
+/// Finishes every real pack of `thread` with `finish(slot, pack values, tensor row, tensor
+/// col)`, runs the store chain, rounds to the output type and writes to `sink`
+/// (tile_detail::to_registers, to_shared); then rf::cast's amax, if any (every lane of the warp
+/// calls).
+template <tile_layout Layout, class Sink, class Out, class Finish>
+__device__ __forceinline__ void store_tile(Sink const& sink, tile_transforms<Out> const& out,
+                                           tile_origin origin, int thread,
+                                           tile_values<Layout> const& tile, Finish finish) {
+  static_assert(std::is_same_v<typename Sink::element_type, typename Out::element_type>,
+                "rowfuse: the store chain's element type (rfc::tile_store<T>) must be the "
+                "output's element type");
+  constexpr int pack = Layout::pack;
+  int const held = packs_held<Layout>(thread);
+  store_context<float> context{out.tensor_cols, 0.0f};
+  ROWFUSE_UNROLL
+  for (int s = 0; s < Layout::row_slots; ++s) {
+    if (!holds_row<Layout>(thread, s))
+      continue;
+    int const r = Layout::tile_row(thread, s);
+    ROWFUSE_UNROLL
+    for (int p = 0; p < Layout::packs_per_row; ++p) {
+      if (p >= held)
+        continue;
+      int const c = Layout::tile_col(thread, p);
+      float y[pack];
+      ROWFUSE_UNROLL
+      for (int j = 0; j < pack; ++j)
+        y[j] = tile.values[s][p * pack + j];
+      finish(s, y, origin.row + r, origin.col + c);
+      typename Out::element_type raw[pack];
+      transform_stored(out, y, origin.row + r, origin.col + c, context, raw);
+      sink.template write<pack>(s, p, r, c, raw);
+    }
+  }
+  flush_amax(out, context);
 }
 
 } // namespace rowfuse::collective
