@@ -66,21 +66,32 @@ std::vector<double> evaluate(char const* where, L const& load_expr, S const& sto
 }
 
 /// softmax and log-softmax of one row. A row whose elements are all -inf (fully masked) gives
-/// zeros (log: -inf), never NaN; a NaN anywhere makes the whole row NaN.
+/// zeros (log: -inf), never NaN; a NaN anywhere makes the whole row NaN. log(sum) is taken as
+/// log1p of the sum less one of the max's terms exp(0) = 1: where the others add up to less
+/// than 2^-53, log(sum) would round to 0 even in double, and the top output -log(sum) with it.
 inline void softmax_row(std::vector<double> const& x, std::vector<double>& y, bool log) {
   double m = -std::numeric_limits<double>::infinity();
   for (double v : x)
     if (v > m)
       m = v;
   double const shift = std::isinf(m) && m < 0 ? 0.0 : m; // fully masked: keep exp(-inf) = 0
-  double sum = 0.0;
-  for (double v : x)
-    sum += std::exp(v - shift);
+  double sum = 0.0, below = 0.0; // below: the terms of the elements under the max
+  std::size_t at_max = 0;
+  for (double v : x) {
+    double const term = std::exp(v - shift);
+    sum += term;
+    if (v == m)
+      ++at_max;
+    else
+      below += term;
+  }
+  // A NaN element is never == m and makes below NaN; a +inf max makes sum NaN (inf - inf).
+  double const log_sum = std::isnan(sum) ? sum : std::log1p(double(at_max) - 1.0 + below);
   for (std::size_t c = 0; c < x.size(); ++c) {
     if (sum == 0.0)
       y[c] = log ? -std::numeric_limits<double>::infinity() : 0.0;
     else
-      y[c] = log ? x[c] - shift - std::log(sum) : std::exp(x[c] - shift) / sum;
+      y[c] = log ? x[c] - shift - log_sum : std::exp(x[c] - shift) / sum;
   }
 }
 

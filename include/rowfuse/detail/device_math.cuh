@@ -11,19 +11,32 @@ namespace rowfuse::detail {
 inline constexpr float log2_e = 1.4426950408889634f;
 inline constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 
-/// exp(x - shift). The accurate path (fp32 outputs: within 1e-6 relative) uses expf; the fast
-/// path (16-bit and fp8 outputs, whose ulp is 2^-8 or coarser) is exp2 of (x - shift) * log2(e).
-/// Both subtract first, so the row's maximum gives exactly exp(0) = 1 and a one-element row
-/// exactly 1 (softmax) or 0 (log-softmax).
-template <bool Accurate> __device__ __forceinline__ float exp_shifted(float x, float shift) {
+/// exp(x - shift) * 2^Bias. The accurate path (fp32 outputs: within 1e-6 relative) uses expf,
+/// which keeps subnormal results itself, so it takes no bias; the fast path (16-bit and fp8
+/// outputs, whose ulp is 2^-8 or coarser) is one MUFU.EX2 of (x - shift) * log2(e) + Bias.
+/// Both subtract first, so the row's maximum gives exp(0) = 1, or ex2(Bias) = 2^Bias, exactly,
+/// and a one-element row gives exactly 1 (softmax) or 0 (log-softmax).
+///
+/// MUFU.EX2 (ex2.approx.ftz) flushes results below 2^-126 to zero; exp2f keeps them with a
+/// scaling step of four instructions an element. A caller that needs such results (softmax to
+/// bf16, whose subnormals reach 2^-133) passes Bias = 8 and divides by 2^8 where it multiplies
+/// anyway (its 1 / sum): every exp down to 2^-134 is then a normal float, and the final multiply,
+/// which does not flush, makes the subnormal. The bias rides in the FFMA that replaces the FMUL
+/// by log2(e), so it costs no instruction; it rounds the exponent to 2^-22 absolute below 8
+/// (1.7e-7 relative in the result), as close as MUFU.EX2's own 2^-22.5.
+template <bool Accurate, int Bias = 0>
+__device__ __forceinline__ float exp_shifted(float x, float shift) {
   if constexpr (Accurate) {
+    static_assert(Bias == 0, "expf keeps subnormal results: the accurate path takes no bias");
     return expf(x - shift);
   } else {
-    // One MUFU.EX2, flushing results below 2^-126 to zero: exp2f adds a scaling step for
-    // subnormal results, which costs four instructions an element and changes a 16-bit or fp8
-    // output only for probabilities under 1.2e-38.
+    float exponent;
+    if constexpr (Bias == 0)
+      exponent = (x - shift) * log2_e;
+    else
+      exponent = fmaf(x - shift, log2_e, float(Bias));
     float y;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"((x - shift) * log2_e));
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(exponent));
     return y;
   }
 }

@@ -2,6 +2,8 @@
 // partial statistics merge, and how each output is made from them.
 #pragma once
 
+#include <type_traits>
+
 #include "../detail/config.hpp"
 #include "../detail/device_math.cuh"
 
@@ -9,16 +11,41 @@ namespace rowfuse::op {
 
 /// Log selects log-softmax. Accurate selects expf over exp2f (see exp_shifted), chosen from
 /// the output type by the op's caller.
+///
+/// Two precision edges shape the statistics:
+///  - softmax on the fast path sums the terms exp(x - max) * 2^term_bias, so that probabilities
+///    down to 2^-134 (bf16's subnormals) are not flushed to zero by MUFU.EX2; 1 / sum carries
+///    the 2^-term_bias back (exp_shifted);
+///  - log-softmax needs log(sum) where sum = 1 + rest, rest the sum of the terms below the max's
+///    own exp(0) = 1. When rest < 2^-24, fp32 rounds 1 + rest to 1 and log(sum) to 0, and the
+///    row's top output, -log1p(rest) ~ -rest (-1.9e-8 for a max 20 above the rest of a 10-element
+///    row), would be written as 0 where bf16 and fp16 can hold it. So log-softmax also sums rest,
+///    the terms below 1 (the max's own term is exactly 1, see exp_shifted), and takes
+///    log1p(rest) while sum < 2, that is while one term is the max's; sum >= 2 means several
+///    elements share the max (or rest >= 1), where log1p(sum - 1) is as accurate as log(sum).
 template <bool Log, bool Accurate> struct softmax {
   static constexpr char const* name = Log ? "rf::log_softmax" : "rf::softmax";
 
-  /// max of the elements seen, and the sum of exp(x - max) over them. A part that has seen
-  /// only -inf (or nothing) is {-inf, 0}.
-  struct partial {
+  /// log2 of the factor on every term of the sum (see above); log-softmax needs none: a term
+  /// below 2^-126 changes neither its sum nor any of its outputs.
+  static constexpr int term_bias = Log || Accurate ? 0 : 8;
+
+  /// max of the elements seen, and the sum of exp(x - max) * 2^term_bias over them. A part that
+  /// has seen only -inf (or nothing) is {-inf, 0}.
+  struct plain_partial {
     float max;
     float sum;
   };
-  /// y = exp(x - shift) * inv_sum, or for log-softmax y = x - shift - log_sum.
+  /// log-softmax's: also rest, the sum of the terms below the max's own (see above).
+  struct log_partial {
+    float max;
+    float sum;
+    float rest;
+  };
+  using partial = std::conditional_t<Log, log_partial, plain_partial>;
+
+  /// y = exp(x - shift) * inv_sum (inv_sum includes 2^-term_bias), or for log-softmax
+  /// y = x - shift - log_sum.
   struct stats {
     float shift;
     float sum;
@@ -27,7 +54,25 @@ template <bool Log, bool Accurate> struct softmax {
     bool empty; // fully masked (sum 0): softmax gives 0, log-softmax -inf
   };
 
-  __device__ partial identity() const { return {rowfuse::detail::neg_inf, 0.0f}; }
+  /// One term of the row's sum.
+  static __device__ float term(float x, float shift) {
+    return rowfuse::detail::exp_shifted<Accurate, term_bias>(x, shift);
+  }
+  /// The factor from a part's max to a larger max: exp(from - to), unbiased.
+  static __device__ float rescale(float from, float to) {
+    return rowfuse::detail::exp_shifted<Accurate>(from, to);
+  }
+  /// A term counts into rest when it is below the max's own exp(0) = 1.
+  static __device__ float below_max(float term) { return term < 1.0f ? term : 0.0f; }
+
+  static __device__ partial make_partial(float max, float sum, float rest) {
+    if constexpr (Log)
+      return {max, sum, rest};
+    else
+      return {max, sum};
+  }
+
+  __device__ partial identity() const { return make_partial(rowfuse::detail::neg_inf, 0.0f, 0.0f); }
 
   /// Over v[0 .. n): two passes over registers, max first, so each element costs one exp.
   /// n == K (a full thread) takes the unguarded loops.
@@ -38,20 +83,25 @@ template <bool Log, bool Accurate> struct softmax {
       if (n == K || i < n)
         m = fmaxf(m, v[i]); // fmaxf skips NaN; the sum below carries it
     float const shift = m == rowfuse::detail::neg_inf ? 0.0f : m;
-    float s = 0.0f;
+    float s = 0.0f, rest = 0.0f;
     ROWFUSE_UNROLL
-    for (int i = 0; i < K; ++i)
-      if (n == K || i < n)
-        s += rowfuse::detail::exp_shifted<Accurate>(v[i], shift);
-    return {m, s};
+    for (int i = 0; i < K; ++i) {
+      if (n == K || i < n) {
+        float const t = term(v[i], shift);
+        s += t;
+        if constexpr (Log)
+          rest += below_max(t);
+      }
+    }
+    return make_partial(m, s, rest);
   }
 
   // ---- the register engines' two-phase protocol ----------------------------------------
   // With the whole row in registers, reduce the max first and then the sum of exp(x - max),
-  // every lane already knowing the row's max: each shuffle carries one float and no merge
-  // needs an exp. (The one-phase merge above costs two exps per shuffle step; on the H200 at
-  // 32-128 fp16 columns that left softmax at 0.57-0.74 of copy where the same engine without
-  // arithmetic reached 0.93.)
+  // every lane already knowing the row's max: each shuffle carries one float (log-softmax: two,
+  // sum and rest) and no merge needs an exp. (The one-phase merge above costs two exps per
+  // shuffle step; on the H200 at 32-128 fp16 columns that left softmax at 0.57-0.74 of copy
+  // where the same engine without arithmetic reached 0.93.)
 
   /// Phase 1: the max over v[0 .. n). fmaxf skips NaN; phase 2's sum carries it.
   template <int K> __device__ float phase1(float const (&v)[K], int n) const {
@@ -64,25 +114,46 @@ template <bool Log, bool Accurate> struct softmax {
   }
   __device__ float merge1(float a, float b) const { return fmaxf(a, b); }
 
-  /// Phase 2: the sum of exp(v - row max). softmax rewrites v into those exps, so finishing is
-  /// one multiply; log-softmax keeps x.
-  template <int K> __device__ float phase2(float (&v)[K], int n, float row_max, index_t) const {
+  /// Phase 2's totals: the sum of the terms and, for log-softmax, rest.
+  struct log_sums {
+    float sum;
+    float rest;
+  };
+  using sums = std::conditional_t<Log, log_sums, float>;
+
+  /// Phase 2: the sums over v[0 .. n) of the terms of v - row max. softmax rewrites v into its
+  /// terms, so finishing is one multiply; log-softmax keeps x.
+  template <int K> __device__ sums phase2(float (&v)[K], int n, float row_max, index_t) const {
     float const shift = row_max == rowfuse::detail::neg_inf ? 0.0f : row_max;
-    float s = 0.0f;
+    float s = 0.0f, rest = 0.0f;
     ROWFUSE_UNROLL
     for (int i = 0; i < K; ++i) {
-      float const e = rowfuse::detail::exp_shifted<Accurate>(v[i], shift);
+      float const t = term(v[i], shift);
       if constexpr (!Log)
-        v[i] = e;
-      if (n == K || i < n)
-        s += e;
+        v[i] = t;
+      if (n == K || i < n) {
+        s += t;
+        if constexpr (Log)
+          rest += below_max(t);
+      }
     }
-    return s;
+    if constexpr (Log)
+      return log_sums{s, rest};
+    else
+      return s;
   }
-  __device__ float merge2(float a, float b) const { return a + b; }
+  __device__ sums merge2(sums a, sums b) const {
+    if constexpr (Log)
+      return log_sums{a.sum + b.sum, a.rest + b.rest};
+    else
+      return a + b;
+  }
 
-  __device__ stats finalize2(float row_max, float sum, index_t cols) const {
-    return finalize(partial{row_max, sum}, cols);
+  __device__ stats finalize2(float row_max, sums s, index_t cols) const {
+    if constexpr (Log)
+      return finalize(make_partial(row_max, s.sum, s.rest), cols);
+    else
+      return finalize(make_partial(row_max, s, 0.0f), cols);
   }
 
   /// Outputs from phase 2's v.
@@ -97,12 +168,17 @@ template <bool Log, bool Accurate> struct softmax {
     }
   }
 
+  /// Rescales the part with the smaller max to the larger. Every term of that part falls below
+  /// the new max's own, so all of its sum joins rest.
   __device__ partial merge(partial a, partial b) const {
     float const m = fmaxf(a.max, b.max);
-    if (m == rowfuse::detail::neg_inf)
-      return {m, a.sum + b.sum}; // keeps a NaN sum, avoids -inf - -inf
-    return {m, a.sum * rowfuse::detail::exp_shifted<Accurate>(a.max, m) +
-                   b.sum * rowfuse::detail::exp_shifted<Accurate>(b.max, m)};
+    if (m == rowfuse::detail::neg_inf) // keeps a NaN sum, avoids -inf - -inf
+      return make_partial(m, a.sum + b.sum, 0.0f);
+    float const to_a = rescale(a.max, m), to_b = rescale(b.max, m);
+    float rest = 0.0f;
+    if constexpr (Log)
+      rest = (a.max == m ? a.rest : a.sum * to_a) + (b.max == m ? b.rest : b.sum * to_b);
+    return make_partial(m, a.sum * to_a + b.sum * to_b, rest);
   }
 
   /// Once per row and lane, so kept cheap: a correctly rounded reciprocal (one MUFU and a fix-up,
@@ -111,7 +187,9 @@ template <bool Log, bool Accurate> struct softmax {
   __device__ stats finalize(partial p, index_t) const {
     float const shift = p.max == rowfuse::detail::neg_inf ? 0.0f : p.max;
     bool const empty = p.sum == 0.0f;
-    float const log_sum = Log ? logf(p.sum) : 0.0f;
+    float log_sum = 0.0f;
+    if constexpr (Log)
+      log_sum = log1pf(p.sum < 2.0f ? p.rest : p.sum - 1.0f); // NaN stays NaN
     return {shift, p.sum, empty ? 0.0f : __frcp_rn(p.sum), log_sum, empty};
   }
 
@@ -123,7 +201,7 @@ template <bool Log, bool Accurate> struct softmax {
       if constexpr (Log)
         x[j] = s.empty ? rowfuse::detail::neg_inf : x[j] - s.shift - s.log_sum;
       else
-        x[j] = rowfuse::detail::exp_shifted<Accurate>(x[j], s.shift) * s.inv_sum;
+        x[j] = term(x[j], s.shift) * s.inv_sum;
     }
   }
 
