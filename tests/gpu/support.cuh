@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <sstream>
@@ -20,6 +21,18 @@
 namespace rf = rowfuse;
 
 namespace test {
+
+/// The reduced-size mode: ROWFUSE_TEST_SMALL set to anything but "" or "0" (as
+/// scripts/gpu-check.sh --sanitize does) asks the suites for fewer rows, fewer widths and fewer
+/// random cases, so that compute-sanitizer's tools, which run kernels 10-1000 times slower,
+/// finish every suite in seconds to a minute. Every engine and code path stays covered.
+inline bool small_mode() {
+  static bool const small = [] {
+    char const* value = std::getenv("ROWFUSE_TEST_SMALL");
+    return value != nullptr && *value != '\0' && std::string(value) != "0";
+  }();
+  return small;
+}
 
 /// A host and a device copy of one buffer, `pad` elements longer than asked so a view may
 /// start off the allocation's alignment.

@@ -166,6 +166,10 @@ template <class T> struct tee_node : node_tag {
     detail::store_pack<N>(target.row(row) + col0, out);
   }
   tee_node bind(char const* where, index_t rows, index_t cols) const {
+    // A broadcast target would have several rows write the same elements, in no set order.
+    if (target.broadcast_rows >= 0)
+      detail::fail(where, ": tee target is a broadcast view; a tee writes every element of the "
+                          "input's shape once: give it a dense [rows, cols] view");
     return {{}, target.bind(where, "tee target", rows, cols)};
   }
   template <int N> bool aligned_for_pack() const { return detail::view_allows_pack<N>(target); }

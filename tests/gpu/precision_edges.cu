@@ -1,0 +1,128 @@
+// Two precision edges that random testing found, on every engine and pack path that runs each
+// width (op/softmax.cuh says how the op keeps them):
+//  - log-softmax of a row whose maximum dominates: the top output is -log1p(rest), rest the sum
+//    of exp(x - max) over the other elements (-1.9e-8 for nine elements 20 below the max). A
+//    plain fp32 log(1 + rest) rounds to 0 below rest = 2^-24, and so did the top output, in
+//    bf16 and fp16 outputs that can hold it; fp32 outputs lost its digits too;
+//  - softmax to bf16 of probabilities under 2^-126 (e^-87 to e^-92 here): bf16 has subnormals
+//    down to 2^-133 (9.2e-41), and the fast exp had flushed them to 0.
+// Rows that are not at an edge ride along: two elements sharing the max, one-element rows.
+#include <cmath>
+#include <limits>
+
+#include "support.cuh"
+
+namespace {
+
+constexpr long widths[] = {1, 2, 10, 33, 1000, 4096, 20000, 70000};
+
+/// Row r of a log-softmax case: 0 at one column, every other element `gap` below it, the gap
+/// growing with r (rest from ~(n-1) e^-17 down to (n-1) e^-87); the last row has two maxima.
+std::vector<float> dominated_rows(long rows, long cols) {
+  constexpr float gaps[] = {17.0f, 20.0f, 25.0f, 30.0f, 40.0f, 60.0f, 87.0f};
+  std::vector<float> x(std::size_t(rows * cols));
+  for (long r = 0; r < rows; ++r) {
+    float const gap = gaps[r % std::size(gaps)];
+    long const top = (r * 7) % cols;
+    for (long c = 0; c < cols; ++c)
+      x[std::size_t(r * cols + c)] = c == top ? 0.0f : -gap;
+    if (r == rows - 1 && cols > 1)
+      x[std::size_t(r * cols + (top + 1) % cols)] = 0.0f;
+  }
+  return x;
+}
+
+/// Row r of a softmax case: 0 at one column, the others 87 to 92 below it, so that their
+/// probabilities, e^-87 (1.6e-38) to e^-92 (1.1e-40), straddle 2^-126 and reach bf16's
+/// subnormals.
+std::vector<float> tiny_probability_rows(long rows, long cols) {
+  std::vector<float> x(std::size_t(rows * cols));
+  for (long r = 0; r < rows; ++r) {
+    long const top = (r * 5) % cols;
+    for (long c = 0; c < cols; ++c)
+      x[std::size_t(r * cols + c)] = c == top ? 0.0f : -(87.0f + float((c + r) % 6));
+  }
+  return x;
+}
+
+/// The outputs of every engine and pack path that runs `cols` against the reference, each
+/// within `tolerance(exact)`.
+template <bool Log, class In, class Out, class Tolerance>
+void check_every_engine(std::vector<float> const& values, long rows, long cols,
+                        Tolerance tolerance) {
+  CAPTURE(cols);
+  test::mirrored<In> x(values.size());
+  test::mirrored<Out> y(values.size()), y_ref(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    x.host[i] = rf::detail::narrow<In>(values[i]);
+  x.upload();
+  auto const exact =
+      Log ? rf::reference::log_softmax(rf::load(x.h(), rows, cols), rf::store(y_ref.h()))
+          : rf::reference::softmax(rf::load(x.h(), rows, cols), rf::store(y_ref.h()));
+  int const wide = rf::detail::widest_pack<In>;
+  for (rf::engine_kind kind : test::all_engines()) {
+    for (int pack : {0, 1}) {
+      int const effective = pack == 1 || cols % wide != 0 ? 1 : wide;
+      if ((pack == 1 && cols % wide != 0) || !test::engine_supports(kind, cols, effective))
+        continue; // pack 1 is pack 0's plan at widths that packs do not divide
+      test::poison(y.host);
+      y.upload();
+      auto const load = rf::load(static_cast<In const*>(x.d()), rows, cols);
+      rf::plan const p = Log ? rf::log_softmax(load, rf::store(y.d()), nullptr, {kind, pack})
+                             : rf::softmax(load, rf::store(y.d()), nullptr, {kind, pack});
+      test::sync_and_check();
+      INFO(rf::explain(p));
+      CHECK_MATCHES(test::compare_within(y.download(), exact, rows, cols, cols, 0, tolerance));
+    }
+  }
+}
+
+} // namespace
+
+TEST_CASE("log-softmax of a dominated row keeps its top output, bf16 and fp16") {
+  for (long cols : widths) {
+    long const rows = 14;
+    auto const x = dominated_rows(rows, cols);
+    // One ulp of the output type: a top output written as 0 misses by 128 of them in bf16.
+    check_every_engine<true, float, __nv_bfloat16>(
+        x, rows, cols, [](double e) { return test::ulp<__nv_bfloat16>(e); });
+    check_every_engine<true, float, __half>(x, rows, cols,
+                                            [](double e) { return test::ulp<__half>(e); });
+  }
+}
+
+TEST_CASE("log-softmax of a dominated row keeps the digits of its top output in fp32") {
+  for (long cols : widths) {
+    long const rows = 14;
+    auto const x = dominated_rows(rows, cols);
+    // 1e-5 relative at every element, the top one (-rest, down to ~1e-38) included; the others
+    // are x - max - log_sum with |x - max| <= 87: a few ulps of 87 absolute.
+    check_every_engine<true, float, float>(x, rows, cols, [](double e) {
+      return 1e-5 * std::fabs(e) + (std::fabs(e) > 1.0 ? 4 * 0x1p-24 * 128 : 0.0);
+    });
+  }
+}
+
+TEST_CASE("softmax to bf16 keeps probabilities below 2^-126") {
+  for (long cols : widths) {
+    long const rows = 12;
+    auto const x = tiny_probability_rows(rows, cols);
+    // One bf16 ulp, 2^-133 in the subnormal range: a probability flushed to 0 misses by 1-180.
+    check_every_engine<false, float, __nv_bfloat16>(
+        x, rows, cols, [](double e) { return test::ulp<__nv_bfloat16>(e); });
+    check_every_engine<false, __nv_bfloat16, __nv_bfloat16>(
+        x, rows, cols, [](double e) { return test::ulp<__nv_bfloat16>(e); });
+  }
+}
+
+TEST_CASE("the edges are real: the reference's values there are not 0") {
+  float const row[3] = {0.0f, -20.0f, -20.0f};
+  float out[3];
+  auto const log_exact = rf::reference::log_softmax(rf::load(row, 1, 3), rf::store(out));
+  CHECK(log_exact[0] == doctest::Approx(-2.0 * std::exp(-20.0)).epsilon(1e-12));
+  float const tiny[2] = {0.0f, -90.0f};
+  __nv_bfloat16 out16[2];
+  auto const soft_exact = rf::reference::softmax(rf::load(tiny, 1, 2), rf::store(out16));
+  CHECK(soft_exact[1] == doctest::Approx(std::exp(-90.0)).epsilon(1e-12));
+  CHECK(rf::detail::widen<double>(out16[1]) > 0.0); // bf16 holds 8.2e-40
+}
