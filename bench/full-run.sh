@@ -10,7 +10,8 @@
 # gbps.png/.svg, headline.png/.svg, logs.tar.gz (build and run logs, the separate CSVs, the
 # bench's own table). Without OUT the headline plot is also copied to bench/results/, where
 # the README shows it. Environment knobs: COLS (32:262144), REPS (30), BUDGET_S (450: when the
-# peers stop starting cases), SHARDS (8 torch.compile warm-up processes), NO_PEERS=1.
+# peers stop starting cases), SHARDS (8 torch.compile warm-up processes), NO_PEERS=1, PREBUILT=1
+# (time build/release/bench/rowfuse-bench as it is, built on another machine, instead of building).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -56,9 +57,12 @@ else
 fi
 
 # --- build ---------------------------------------------------------------------------------
-say "building rowfuse-bench (release preset, fp32 pipelines on)"
-if ! { cmake --preset release -DROWFUSE_BENCH_FP32_PIPELINES=ON &&
-  cmake --build --preset release --target rowfuse-bench -j "$(nproc)"; } >"$logs/build.log" 2>&1; then
+if [[ -n ${PREBUILT:-} && -x build/release/bench/rowfuse-bench ]]; then
+  say "PREBUILT: build/release/bench/rowfuse-bench as found (built elsewhere with the release preset)"
+  : >"$logs/build.log"
+elif say "building rowfuse-bench (release preset, fp32 pipelines on)" &&
+  ! { cmake --preset release -DROWFUSE_BENCH_FP32_PIPELINES=ON &&
+    cmake --build --preset release --target rowfuse-bench -j "$(nproc)"; } >"$logs/build.log" 2>&1; then
   tail -30 "$logs/build.log"
   echo "full-run.sh: build failed" >&2
   for pid in "${warm_pids[@]}"; do kill "$pid" 2>/dev/null; done

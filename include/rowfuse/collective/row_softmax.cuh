@@ -53,12 +53,17 @@ class row_softmax {
   static_assert(Layout::threads_per_row <= 32 || std::is_same_v<Scope, block_scope>,
                 "rowfuse: rows that span warps (threads_per_row > 32) need block scope");
 
-  /// Buffer 0 carries the row max, buffer 1 the row sum: consecutive reductions alternate.
+  /// Buffer 0 carries the row max, buffer 1 softmax's row sum: consecutive reductions alternate.
   using reduction = row_allreduce<Layout, float, 2>;
+  /// log-softmax's second reduction carries its sum and the part of it below the max's own term
+  /// (op/softmax.cuh), in storage of its own.
+  using log_sums = typename op::softmax<true, Precision == exp_precision::accurate>::sums;
+  using log_reduction = row_allreduce<Layout, log_sums>;
 
 public:
   struct TempStorage {
     typename reduction::TempStorage reduction_posts;
+    typename log_reduction::TempStorage log_posts;
   };
 
   /// Layouts whose rows stay inside warps need no shared memory.
@@ -130,17 +135,22 @@ private:
     tile_values<Layout> tile;
     load_tile(source, in, origin, thread, tile);
 
+    using sums = typename softmax_op::sums;
     auto const max = [](float a, float b) { return fmaxf(a, b); };
-    auto const plus = [](float a, float b) { return a + b; };
-    float row_max[slots], row_sum[slots];
+    auto const merge_sums = [&](sums a, sums b) { return op.merge2(a, b); };
+    float row_max[slots];
+    sums row_sum[slots];
     ROWFUSE_UNROLL
     for (int s = 0; s < slots; ++s)
       row_max[s] = op.phase1(tile.values[s], tile.count[s]);
-    reduce(row_max, max, thread, 0);
+    reduce<reduction>(row_max, max, thread, 0);
     ROWFUSE_UNROLL
     for (int s = 0; s < slots; ++s) // softmax: values become exp(x - max)
       row_sum[s] = op.phase2(tile.values[s], tile.count[s], row_max[s], Layout::cols);
-    reduce(row_sum, plus, thread, 1);
+    if constexpr (Log)
+      reduce<log_reduction>(row_sum, merge_sums, thread, 0);
+    else
+      reduce<reduction>(row_sum, merge_sums, thread, 1);
 
     typename softmax_op::stats stats[slots];
     ROWFUSE_UNROLL
@@ -152,13 +162,16 @@ private:
                });
   }
 
-  template <class Merge>
-  __device__ void reduce(float (&value)[Layout::row_slots], Merge merge, int thread, int buffer) {
-    if constexpr (reduction::spans_warps) {
-      reduction::run(value, merge, storage_->reduction_posts, thread, buffer);
+  template <class Reduction, class T, class Merge>
+  __device__ void reduce(T (&value)[Layout::row_slots], Merge merge, int thread, int buffer) {
+    if constexpr (Reduction::spans_warps) {
+      if constexpr (std::is_same_v<Reduction, log_reduction>)
+        Reduction::run(value, merge, storage_->log_posts, thread, buffer);
+      else
+        Reduction::run(value, merge, storage_->reduction_posts, thread, buffer);
     } else {
-      typename reduction::TempStorage none;
-      reduction::run(value, merge, none, thread, buffer);
+      typename Reduction::TempStorage none;
+      Reduction::run(value, merge, none, thread, buffer);
     }
   }
 
