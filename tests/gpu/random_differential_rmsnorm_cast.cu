@@ -1,0 +1,13 @@
+// Randomized differential test of rf::rmsnorm (random_differential.cuh), the stores that end in
+// rf::cast (with scale, amax, saturation; fp8 among them): 250 cases a run from a printed seed over
+// 4 combos of input and output type, load chain and store chain (gamma and beta types or no affine,
+// mean and rstd saved where a case asks). With random_differential_rmsnorm.cu, 500 cases a run for
+// rf::rmsnorm. (Two files, so that each compiles in a few minutes: every combo instantiates every
+// engine.)
+#include "random_differential.cuh"
+
+namespace rd = random_differential;
+
+TEST_CASE("random differential: rmsnorm, rf::cast stores") {
+  rd::run_family(rd::rmsnorm_cast_combos<rd::norm_family<false>>(), "rmsnorm (cast)", 250);
+}
