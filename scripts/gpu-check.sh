@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: build everything (release preset), run every test, then the
 # benchmark sweep (bench/full-run.sh, peers optional). Logs and results go to $OUT (or ./logs).
-#   scripts/gpu-check.sh [--no-tests] [--no-bench] [--peers] [--sanitize] [--future-arch]
+#   scripts/gpu-check.sh [--no-tests] [--no-bench] [--peers] [--sanitize] [--future-arch] [--prebuilt]
 #     --sanitize      compute-sanitizer memcheck, racecheck, synccheck and initcheck over every
 #                     GPU test executable, in the reduced-size mode (ROWFUSE_TEST_SMALL=1); a
 #                     table of tool x executable in $OUT/sanitize/summary.md and the log
 #     --future-arch   builds tests/gpu/bad_input.cu for sm_100 only and runs its case D2 (a device
 #                     older than the build: docs/errors.md) on this machine
+#     --prebuilt      use build/release as found (built on another machine and carried here)
 # Environment: COLS, REPS, BUDGET_S as bench/full-run.sh takes them; BUILD_TIMEOUT (330 s),
 # CTEST_TIMEOUT (200 s);
 # SANITIZE_TOOLS (all four), SANITIZE_TESTS (a regex on executable names, all), SANITIZE_JOBS
@@ -15,7 +16,7 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=${OUT:-logs}
 mkdir -p "$out"
-tests=1 bench=1 peers=0 sanitize=0 future_arch=0
+tests=1 bench=1 peers=0 sanitize=0 future_arch=0 prebuilt=0
 while (($#)); do
   case $1 in
     --no-tests) tests=0 ;;
@@ -23,18 +24,23 @@ while (($#)); do
     --peers) peers=1 ;;
     --sanitize) sanitize=1 ;;
     --future-arch) future_arch=1 ;;
+    --prebuilt) prebuilt=1 ;;
   esac
   shift
 done
 log=$out/run.log
 nvidia-smi -L | tee "$log"
 SECONDS=0
-{ cmake --preset release -DROWFUSE_BENCH_FP32_PIPELINES=ON &&
-  timeout "${BUILD_TIMEOUT:-330}" cmake --build --preset release -j "$(nproc)" -- -k 0; } >"$out/build.txt" 2>&1
-echo "build: exit $?, ${SECONDS} s" | tee -a "$log"
-grep -E "error|FAILED" "$out/build.txt" | head -20 | tee -a "$log"
-grep -E "[1-9][0-9]* bytes spill" -B2 "$out/build.txt" | head -10 >>"$log"
-rm -f "$out/build.txt"
+if ((prebuilt)); then
+  echo "build: skipped (--prebuilt)" | tee -a "$log"
+else
+  { cmake --preset release -DROWFUSE_BENCH_FP32_PIPELINES=ON &&
+    timeout "${BUILD_TIMEOUT:-330}" cmake --build --preset release -j "$(nproc)" -- -k 0; } >"$out/build.txt" 2>&1
+  echo "build: exit $?, ${SECONDS} s" | tee -a "$log"
+  grep -E "error|FAILED" "$out/build.txt" | head -20 | tee -a "$log"
+  grep -E "[1-9][0-9]* bytes spill" -B2 "$out/build.txt" | head -10 >>"$log"
+  rm -f "$out/build.txt"
+fi
 if ((tests)); then
   timeout "${CTEST_TIMEOUT:-200}" ctest --preset release -j 4 --timeout 190 >"$out/ctest.txt" 2>&1
   grep -E "tests passed|Failed|\*\*\*|Not Run|Timeout" "$out/ctest.txt" | head -30 | tee -a "$log"
