@@ -19,13 +19,30 @@ void check(cudaError_t status, char const* what) {
     fail(what, " failed: ", cudaGetErrorName(status), ": ", cudaGetErrorString(status));
 }
 
+/// The kernel's attributes; a device older than every architecture the program was built for has
+/// no image of it, which gets a message that says so (the runtime's alone names no device).
+cudaFuncAttributes attributes_of(kernel_shape const& shape) {
+  cudaFuncAttributes attributes{};
+  cudaError_t const status = cudaFuncGetAttributes(&attributes, shape.kernel);
+  if (status == cudaErrorNoKernelImageForDevice) {
+    (void)cudaGetLastError();
+    cudaDeviceProp properties{};
+    check(cudaGetDeviceProperties(&properties, shape.device), "cudaGetDeviceProperties");
+    fail("device ", shape.device, " (", properties.name, ", compute capability ", properties.major,
+         ".", properties.minor,
+         ") is older than every architecture this program was built for "
+         "(CMAKE_CUDA_ARCHITECTURES): cudaErrorNoKernelImageForDevice");
+  }
+  check(status, "cudaFuncGetAttributes");
+  return attributes;
+}
+
 int query(kernel_shape const& shape) {
+  cudaFuncAttributes const attributes = attributes_of(shape);
   // Past 48 KB of static and dynamic shared memory together a kernel must opt in. The
   // attribute is per kernel, not per size: opt in to the device's whole per-block limit, so
   // that no later, larger size of the same kernel can find it set too low.
   if (shape.dynamic_smem > 0) {
-    cudaFuncAttributes attributes{};
-    check(cudaFuncGetAttributes(&attributes, shape.kernel), "cudaFuncGetAttributes");
     int optin = 0;
     check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, shape.device),
           "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)");

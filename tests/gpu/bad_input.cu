@@ -467,6 +467,8 @@ TEST_CASE("D2: a device older than every architecture of the build") {
         [&] { run(op, rf::load(static_cast<float const*>(x), 4, 16), rf::store(y)); });
     MESSAGE("D2 message: " << what);
     CHECK(what.rfind("rowfuse: ", 0) == 0);
+    CHECK(what.find("is older than every architecture this program was built for") !=
+          std::string::npos);
     CHECK(what.find("cudaErrorNoKernelImageForDevice") != std::string::npos);
   }
   CHECK(cudaDeviceSynchronize() == cudaSuccess); // nothing was launched, nothing is broken
