@@ -1,5 +1,7 @@
 // softmax and log-softmax over the whole width grid, fp32/fp16/bf16 in and out, every engine
 // that can run each width, aligned and misaligned views, ld > cols.
+#include <span>
+
 #include "support.cuh"
 
 namespace {
