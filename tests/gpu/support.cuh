@@ -18,6 +18,8 @@
 #include <rowfuse/reference.hpp>
 #include <rowfuse/rowfuse.cuh>
 
+#include "../support/error_message.hpp"
+
 namespace rf = rowfuse;
 
 namespace test {
@@ -154,16 +156,6 @@ mismatch_report compare(std::vector<T> const& got, std::vector<double> const& ex
                         long cols, long ld, long offset, double fp32_abs = 0.0) {
   return compare_within(got, exact, rows, cols, ld, offset,
                         [&](double e) { return tolerance<T>(e, fp32_abs); });
-}
-
-/// What f() throws as rowfuse::error, or "no error".
-template <class F> std::string error_message(F&& f) {
-  try {
-    f();
-  } catch (rf::error const& e) {
-    return std::string(e.what());
-  }
-  return std::string("no error");
 }
 
 #define CHECK_MATCHES(report)                                                                      \

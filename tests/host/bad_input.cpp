@@ -26,22 +26,12 @@
 #include <rowfuse/op/affine.hpp>
 #include <rowfuse/reference.hpp>
 
+#include "../support/error_message.hpp"
+
 namespace rf = rowfuse;
 using rf::index_t;
 
 namespace {
-
-/// what() of the rowfuse::error `f` throws, or a marker that it threw something else or nothing.
-template <class F> std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (rf::error const& e) {
-    return e.what();
-  } catch (std::exception const& e) {
-    return std::string("<not a rowfuse::error: ") + e.what() + ">";
-  }
-  return "<no exception>";
-}
 
 float const nan_f = std::numeric_limits<float>::quiet_NaN();
 float const inf_f = std::numeric_limits<float>::infinity();
@@ -93,7 +83,7 @@ void for_every_op(buffers& b, std::function<void(int)> const& call,
                   std::function<std::string(std::string const&)> const& expected) {
   for (int op = 0; op < 4; ++op) {
     CAPTURE(op_names[op]);
-    CHECK(error_of([&] { call(op); }) == expected(op_names[op]));
+    CHECK(test::error_message([&] { call(op); }) == expected(op_names[op]));
   }
   CHECK(b.untouched());
 }
@@ -113,7 +103,7 @@ rf::device_info described_device(int cc) {
 
 std::string plan_error(rf::engine_kind kind, index_t cols, int pack, int cc = 90,
                        int element_bytes = 4, int cluster_cache_bytes = 4) {
-  return error_of([&] {
+  return test::error_message([&] {
     rf::detail::choose_plan("rf::softmax", 2, cols, pack, kind, described_device(cc),
                             rf::detail::register_shapes(element_bytes, pack, false),
                             cluster_cache_bytes);
@@ -194,11 +184,11 @@ TEST_CASE("S5: operand null with rows x cols > 0") {
         return "rowfuse: " + op + ": tee target is a null pointer with 3 x 4 elements";
       });
   // gamma: rf::affine(nullptr) and rf::zero_centered_gamma(nullptr); a null beta is "no beta".
-  CHECK(error_of([&] {
+  CHECK(test::error_message([&] {
           rf::reference::layernorm(load, rf::store(b.out.data()), rf::affine(none, b.a.data()),
                                    1e-5f);
         }) == "rowfuse: rf::layernorm: gamma is a null pointer with 1 x 4 elements");
-  CHECK(error_of([&] {
+  CHECK(test::error_message([&] {
           rf::reference::rmsnorm(load, rf::store(b.out.data()), rf::zero_centered_gamma(none),
                                  1e-5f);
         }) == "rowfuse: rf::rmsnorm: gamma is a null pointer with 1 x 4 elements");
@@ -352,40 +342,40 @@ TEST_CASE("S13: tee into a broadcast view") {
 
 TEST_CASE("B1: broadcast shape and over of different ranks") {
   float p[8] = {};
-  CHECK(error_of([&] {
+  CHECK(test::error_message([&] {
           (void)rf::broadcast(p, {2, 4, 5}, {2, 3, 4, 5});
         }) == "rowfuse: rf::broadcast: shape has 3 dimensions, over has 4");
 }
 
 TEST_CASE("B2: broadcast over with 0 or more than 5 dimensions") {
   float p[8] = {};
-  CHECK(error_of([&] { (void)rf::broadcast(p, {}, {}); }) ==
+  CHECK(test::error_message([&] { (void)rf::broadcast(p, {}, {}); }) ==
         "rowfuse: rf::broadcast: over has 0 dimensions; 1 to 5 are supported");
-  CHECK(error_of([&] {
+  CHECK(test::error_message([&] {
           (void)rf::broadcast(p, {1, 1, 1, 1, 1, 5}, {1, 2, 1, 1, 1, 5});
         }) == "rowfuse: rf::broadcast: over has 6 dimensions; 1 to 5 are supported");
 }
 
 TEST_CASE("B3: broadcast over with a negative dimension") {
   float p[8] = {};
-  CHECK(error_of([&] {
+  CHECK(test::error_message([&] {
           (void)rf::broadcast(p, {1, 5}, {-1, 5});
         }) == "rowfuse: rf::broadcast: over[0] = -1 must be >= 0");
 }
 
 TEST_CASE("B4: broadcast shape dimension neither 1 nor over's") {
   float p[8] = {};
-  CHECK(error_of([&] {
+  CHECK(test::error_message([&] {
           (void)rf::broadcast(p, {2, 3, 4, 5}, {2, 4, 4, 5});
         }) == "rowfuse: rf::broadcast: shape[1] = 3 must be 1 or over[1] = 4");
-  CHECK(error_of([&] {
+  CHECK(test::error_message([&] {
           (void)rf::broadcast(p, {-2, 4, 5}, {2, 4, 5});
         }) == "rowfuse: rf::broadcast: shape[0] = -2 must be 1 or over[0] = 2");
 }
 
 TEST_CASE("B5: broadcast over the columns") {
   float p[8] = {};
-  CHECK(error_of([&] {
+  CHECK(test::error_message([&] {
           (void)rf::broadcast(p, {2, 1, 4, 1}, {2, 3, 4, 5});
         }) == "rowfuse: rf::broadcast: shape's last dimension 1 must equal over's last dimension 5 "
               "(the columns)");
@@ -462,11 +452,11 @@ TEST_CASE("P4: eps <= 0, NaN or infinite (layernorm, rmsnorm)") {
                            {inf_f, "inf"}}) {
     CAPTURE(text);
     std::string const value = text;
-    CHECK(error_of([&, eps = eps] {
+    CHECK(test::error_message([&, eps = eps] {
             rf::reference::layernorm(rf::load(b.x.data(), 2, 3), rf::store(b.out.data()),
                                      rf::affine(gamma), eps);
           }) == "rowfuse: rf::layernorm: eps = " + value + " must be finite and > 0");
-    CHECK(error_of([&, eps = eps] {
+    CHECK(test::error_message([&, eps = eps] {
             rf::reference::rmsnorm(rf::load(b.x.data(), 2, 3), rf::store(b.out.data()),
                                    rf::no_affine, eps);
           }) == "rowfuse: rf::rmsnorm: eps = " + value + " must be finite and > 0");
@@ -477,7 +467,7 @@ TEST_CASE("P4: eps <= 0, NaN or infinite (layernorm, rmsnorm)") {
 TEST_CASE("P5: rmsnorm given a beta") {
   buffers b(16);
   float const gamma[3] = {1, 1, 1}, beta[3] = {0, 0, 0};
-  std::string const what = error_of([&] {
+  std::string const what = test::error_message([&] {
     rf::reference::rmsnorm(rf::load(b.x.data(), 2, 3), rf::store(b.out.data()),
                            rf::affine(gamma, beta), 1e-5f);
   });
@@ -536,12 +526,12 @@ TEST_CASE("D1: no usable CUDA device") {
   int devices = 0;
   cudaError_t const status = cudaGetDeviceCount(&devices);
   if (status == cudaSuccess && devices > 0) {
-    CHECK(error_of([] { (void)rf::current_device(); }) == "<no exception>");
+    CHECK(test::error_message([] { (void)rf::current_device(); }) == "<no exception>");
     MESSAGE("a device is present: D1's message is checked on machines without one");
     return;
   }
   (void)cudaGetLastError();
-  std::string const what = error_of([] { (void)rf::current_device(); });
+  std::string const what = test::error_message([] { (void)rf::current_device(); });
   CAPTURE(what);
   CHECK(what.rfind("rowfuse: no usable CUDA device: ", 0) == 0);
 }
