@@ -5,7 +5,9 @@
 //    plain fp32 log(1 + rest) rounds to 0 below rest = 2^-24, and so did the top output, in
 //    bf16 and fp16 outputs that can hold it; fp32 outputs lost its digits too;
 //  - softmax to bf16 of probabilities under 2^-126 (e^-87 to e^-92 here): bf16 has subnormals
-//    down to 2^-133 (9.2e-41), and the fast exp had flushed them to 0.
+//    down to 2^-133 (9.2e-41), and the fast exp had flushed them to 0; and fp32-subnormal
+//    probabilities (e^-93 to e^-100) that a store-side scale lifts into bf16's range (random
+//    testing found one near 2^-135 that the exp, then biased by only 2^8, had flushed).
 // Rows that are not at an edge ride along: two elements sharing the max, one-element rows.
 #include <cmath>
 #include <limits>
@@ -45,20 +47,42 @@ std::vector<float> tiny_probability_rows(long rows, long cols) {
   return x;
 }
 
+/// Row r of a softmax case whose probabilities, e^-93 (2^-134.2) to e^-100 (2^-144.3), are fp32
+/// subnormals, which a store-side scale of 2^12 lifts to 2^-122 .. 2^-132: bf16 values.
+std::vector<float> subnormal_probability_rows(long rows, long cols) {
+  std::vector<float> x(std::size_t(rows * cols));
+  for (long r = 0; r < rows; ++r) {
+    long const top = (r * 3) % cols;
+    for (long c = 0; c < cols; ++c)
+      x[std::size_t(r * cols + c)] = c == top ? 0.0f : -(93.0f + float((c + 2 * r) % 8));
+  }
+  return x;
+}
+
+/// The store expression of a case: a plain store, or a store-side scale first.
+template <bool Scaled, class Out> auto store_of(Out* out, float store_scale) {
+  if constexpr (Scaled)
+    return rf::store(out) | rf::scale(store_scale);
+  else
+    return rf::store(out);
+}
+
 /// The outputs of every engine and pack path that runs `cols` against the reference, each
-/// within `tolerance(exact)`.
-template <bool Log, class In, class Out, class Tolerance>
-void check_every_engine(std::vector<float> const& values, long rows, long cols,
-                        Tolerance tolerance) {
+/// within `tolerance(exact)`. With `Scaled`, `store_scale` multiplies the op's fp32 output on the
+/// store side.
+template <bool Log, class In, class Out, bool Scaled = false, class Tolerance>
+void check_every_engine(std::vector<float> const& values, long rows, long cols, Tolerance tolerance,
+                        float store_scale = 1.0f) {
   CAPTURE(cols);
   test::mirrored<In> x(values.size());
   test::mirrored<Out> y(values.size()), y_ref(values.size());
   for (std::size_t i = 0; i < values.size(); ++i)
     x.host[i] = rf::detail::narrow<In>(values[i]);
   x.upload();
-  auto const exact =
-      Log ? rf::reference::log_softmax(rf::load(x.h(), rows, cols), rf::store(y_ref.h()))
-          : rf::reference::softmax(rf::load(x.h(), rows, cols), rf::store(y_ref.h()));
+  auto const exact = Log ? rf::reference::log_softmax(rf::load(x.h(), rows, cols),
+                                                      store_of<Scaled>(y_ref.h(), store_scale))
+                         : rf::reference::softmax(rf::load(x.h(), rows, cols),
+                                                  store_of<Scaled>(y_ref.h(), store_scale));
   int const wide = rf::detail::widest_pack<In>;
   for (rf::engine_kind kind : test::all_engines()) {
     for (int pack : {0, 1}) {
@@ -68,8 +92,9 @@ void check_every_engine(std::vector<float> const& values, long rows, long cols,
       test::poison(y.host);
       y.upload();
       auto const load = rf::load(static_cast<In const*>(x.d()), rows, cols);
-      rf::plan const p = Log ? rf::log_softmax(load, rf::store(y.d()), nullptr, {kind, pack})
-                             : rf::softmax(load, rf::store(y.d()), nullptr, {kind, pack});
+      auto const store = store_of<Scaled>(y.d(), store_scale);
+      rf::plan const p = Log ? rf::log_softmax(load, store, nullptr, {kind, pack})
+                             : rf::softmax(load, store, nullptr, {kind, pack});
       test::sync_and_check();
       INFO(rf::explain(p));
       CHECK_MATCHES(test::compare_within(y.download(), exact, rows, cols, cols, 0, tolerance));
@@ -115,6 +140,19 @@ TEST_CASE("softmax to bf16 keeps probabilities below 2^-126") {
   }
 }
 
+TEST_CASE("softmax keeps fp32-subnormal probabilities that a store-side scale lifts into bf16") {
+  for (long cols : widths) {
+    long const rows = 16;
+    auto const x = subnormal_probability_rows(rows, cols);
+    // One bf16 ulp, plus the fp32 output's own rounding at its subnormal spacing 2^-149, scaled
+    // by 2^12: a probability flushed to 0 misses by up to 2^11 ulps.
+    auto const tolerance = [](double e) { return test::ulp<__nv_bfloat16>(e) + 0x1p-137; };
+    check_every_engine<false, float, __nv_bfloat16, true>(x, rows, cols, tolerance, 0x1p12f);
+    check_every_engine<false, __nv_bfloat16, __nv_bfloat16, true>(x, rows, cols, tolerance,
+                                                                  0x1p12f);
+  }
+}
+
 TEST_CASE("the edges are real: the reference's values there are not 0") {
   float const row[3] = {0.0f, -20.0f, -20.0f};
   float out[3];
@@ -125,4 +163,10 @@ TEST_CASE("the edges are real: the reference's values there are not 0") {
   auto const soft_exact = rf::reference::softmax(rf::load(tiny, 1, 2), rf::store(out16));
   CHECK(soft_exact[1] == doctest::Approx(std::exp(-90.0)).epsilon(1e-12));
   CHECK(rf::detail::widen<double>(out16[1]) > 0.0); // bf16 holds 8.2e-40
+  float const subnormal[2] = {0.0f, -95.0f};
+  auto const scaled_exact =
+      rf::reference::softmax(rf::load(subnormal, 1, 2), rf::store(out16) | rf::scale(0x1p12f));
+  CHECK(scaled_exact[1] == doctest::Approx(std::exp(-95.0) * 0x1p12).epsilon(1e-12));
+  CHECK(std::exp(-95.0) < 0x1p-126);                // an fp32 subnormal before the scale
+  CHECK(rf::detail::widen<double>(out16[1]) > 0.0); // a bf16 value after it
 }

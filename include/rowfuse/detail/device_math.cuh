@@ -18,12 +18,14 @@ inline constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 /// and a one-element row gives exactly 1 (softmax) or 0 (log-softmax).
 ///
 /// MUFU.EX2 (ex2.approx.ftz) flushes results below 2^-126 to zero; exp2f keeps them with a
-/// scaling step of four instructions an element. A caller that needs such results (softmax to
-/// bf16, whose subnormals reach 2^-133) passes Bias = 8 and divides by 2^8 where it multiplies
-/// anyway (its 1 / sum): every exp down to 2^-134 is then a normal float, and the final multiply,
-/// which does not flush, makes the subnormal. The bias rides in the FFMA that replaces the FMUL
-/// by log2(e), so it costs no instruction; it rounds the exponent to 2^-22 absolute below 8
-/// (1.7e-7 relative in the result), as close as MUFU.EX2's own 2^-22.5.
+/// scaling step of four instructions an element. A caller that needs such results (softmax,
+/// whose fp32 output may be a subnormal down to 2^-149 that the store chain scales into a bf16
+/// or fp8 value) passes Bias = 24 and divides by 2^24 where it multiplies anyway (its 1 / sum):
+/// every exp down to 2^-150 is then a normal float, and the final multiply, which does not
+/// flush, makes the subnormal. The bias rides in the FFMA that replaces the FMUL by log2(e), so
+/// it costs no instruction; it rounds the exponent near the maximum (16 to 32) to 2^-20
+/// absolute, 1.4e-6 relative in the result: ample for the 16-bit and fp8 outputs that take
+/// this path (their ulps are 2^-8 and coarser; fp32 outputs take expf).
 template <bool Accurate, int Bias = 0>
 __device__ __forceinline__ float exp_shifted(float x, float shift) {
   if constexpr (Accurate) {

@@ -14,8 +14,9 @@ namespace rowfuse::op {
 ///
 /// Two precision edges shape the statistics:
 ///  - softmax on the fast path sums the terms exp(x - max) * 2^term_bias, so that probabilities
-///    down to 2^-134 (bf16's subnormals) are not flushed to zero by MUFU.EX2; 1 / sum carries
-///    the 2^-term_bias back (exp_shifted);
+///    down to 2^-150 (all of fp32's subnormals, through which the output passes before the store
+///    chain, which may scale it up into a bf16 or fp8 subnormal) are not flushed to zero by
+///    MUFU.EX2; 1 / sum carries the 2^-term_bias back (exp_shifted);
 ///  - log-softmax needs log(sum) where sum = 1 + rest, rest the sum of the terms below the max's
 ///    own exp(0) = 1. When rest < 2^-24, fp32 rounds 1 + rest to 1 and log(sum) to 0, and the
 ///    row's top output, -log1p(rest) ~ -rest (-1.9e-8 for a max 20 above the rest of a 10-element
@@ -28,7 +29,7 @@ template <bool Log, bool Accurate> struct softmax {
 
   /// log2 of the factor on every term of the sum (see above); log-softmax needs none: a term
   /// below 2^-126 changes neither its sum nor any of its outputs.
-  static constexpr int term_bias = Log || Accurate ? 0 : 8;
+  static constexpr int term_bias = Log || Accurate ? 0 : 24;
 
   /// max of the elements seen, and the sum of exp(x - max) * 2^term_bias over them. A part that
   /// has seen only -inf (or nothing) is {-inf, 0}.
