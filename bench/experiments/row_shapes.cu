@@ -6,7 +6,8 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1, 2, 3) the set of shapes and widths (see all_shapes).
+// ROW_SHAPES_ROUND (1, 2, 3, 4) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -191,6 +192,42 @@ template <class T, class Op> void all_shapes(char const* opname, Op const& op) {
     sweep<T>(opname, op, {262144}, shape<8, 1024, true, 8>{}, shape<8, 512, true, 16>{},
              shape<4, 1024, true, 16>{});
   }
+#elif ROW_SHAPES_ROUND == 4
+  // Round 4: the norms (and fp32 softmax) on the engine of the fourth session (dense rows,
+  // kept gamma/beta), every width to 32768, with register caps (MinBlocks) that buy blocks.
+  if constexpr (wide) {
+    sweep<T>(opname, op, {32, 64, 128, 256, 512}, shape<1, 256, false>{}, shape<2, 256, false>{},
+             shape<1, 512, false>{}, shape<2, 128, false>{}, shape<2, 256, false, 1, 4>{});
+    sweep<T>(opname, op, {1024}, shape<4, 128, false>{}, shape<4, 256, false>{},
+             shape<1, 128, true>{}, shape<4, 128, false, 1, 6>{}, shape<4, 256, false, 1, 3>{});
+    sweep<T>(opname, op, {2048}, shape<1, 256, true>{}, shape<2, 128, true>{},
+             shape<1, 256, true, 1, 4>{}, shape<2, 128, true, 1, 6>{});
+    sweep<T>(opname, op, {4096}, shape<2, 256, true>{}, shape<4, 128, true>{},
+             shape<1, 512, true>{}, shape<2, 256, true, 1, 3>{}, shape<4, 128, true, 1, 5>{});
+    sweep<T>(opname, op, {8192}, shape<2, 512, true>{}, shape<4, 256, true>{},
+             shape<1, 1024, true>{}, shape<2, 512, true, 1, 2>{}, shape<4, 256, true, 1, 3>{});
+    sweep<T>(opname, op, {16384}, shape<2, 1024, true>{}, shape<4, 512, true>{},
+             shape<4, 512, true, 1, 2>{}, shape<8, 256, true, 1, 2>{});
+    sweep<T>(opname, op, {32768}, shape<4, 1024, true>{}, shape<8, 512, true>{},
+             shape<4, 512, true, 2>{}, shape<4, 512, true, 2, 2>{});
+  } else {
+    sweep<T>(opname, op, {32, 64, 128, 256}, shape<1, 256, false>{}, shape<2, 256, false>{},
+             shape<1, 512, false>{}, shape<2, 512, false>{}, shape<2, 256, false, 1, 4>{});
+    sweep<T>(opname, op, {512}, shape<4, 256, false>{}, shape<4, 128, false>{},
+             shape<1, 128, true>{}, shape<4, 256, false, 1, 3>{});
+    sweep<T>(opname, op, {1024}, shape<2, 128, true>{}, shape<1, 256, true>{}, shape<4, 64, true>{},
+             shape<2, 128, true, 1, 6>{});
+    sweep<T>(opname, op, {2048}, shape<2, 256, true>{}, shape<4, 128, true>{},
+             shape<1, 512, true>{}, shape<2, 256, true, 1, 3>{});
+    sweep<T>(opname, op, {4096}, shape<4, 256, true>{}, shape<2, 512, true>{},
+             shape<8, 128, true>{}, shape<4, 256, true, 1, 3>{});
+    sweep<T>(opname, op, {8192}, shape<4, 512, true>{}, shape<8, 256, true>{},
+             shape<2, 1024, true>{}, shape<4, 512, true, 1, 2>{});
+    sweep<T>(opname, op, {16384}, shape<8, 512, true>{}, shape<4, 1024, true>{},
+             shape<16, 256, true>{}, shape<8, 512, true, 1, 2>{}, shape<4, 512, true, 2>{});
+    sweep<T>(opname, op, {32768}, shape<8, 1024, true>{}, shape<16, 512, true>{},
+             shape<8, 512, true, 2>{}, shape<4, 512, true, 4>{});
+  }
 #elif ROW_SHAPES_ROUND == 3
   sweep<T>(opname, op, {1000}, shape<32, 128, false>{}, shape<16, 128, false>{},
            shape<8, 128, true>{}, shape<16, 64, true>{}, shape<4, 256, true>{});
@@ -266,6 +303,19 @@ int main() {
   auto const affine =
       rf::affine(static_cast<__half const*>(gamma_data)).bind("rf::rmsnorm", 262144);
   all_shapes<__half>("rmsnorm", rf::op::rmsnorm<decltype(affine)>{affine, 1e-6f, nullptr});
+#elif ROW_SHAPES_PART == 4
+  fill<<<1024, 256>>>(static_cast<float*>(x), elems, -4.0f, 4.0f);
+  fill<<<256, 256>>>(static_cast<float*>(gamma_data), 262144, 0.5f, 1.5f);
+  fill<<<256, 256>>>(static_cast<float*>(beta_data), 262144, -0.5f, 0.5f);
+  auto const affine =
+      rf::affine(static_cast<float const*>(gamma_data), static_cast<float const*>(beta_data))
+          .bind("rf::layernorm", 262144);
+  all_shapes<float>("layernorm", rf::op::layernorm<decltype(affine)>{affine, 1e-5f, {}});
+#elif ROW_SHAPES_PART == 5
+  fill<<<1024, 256>>>(static_cast<float*>(x), elems, -4.0f, 4.0f);
+  fill<<<256, 256>>>(static_cast<float*>(gamma_data), 262144, 0.5f, 1.5f);
+  auto const affine = rf::affine(static_cast<float const*>(gamma_data)).bind("rf::rmsnorm", 262144);
+  all_shapes<float>("rmsnorm", rf::op::rmsnorm<decltype(affine)>{affine, 1e-6f, nullptr});
 #endif
   cudaDeviceSynchronize();
   return 0;

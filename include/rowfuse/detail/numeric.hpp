@@ -40,6 +40,12 @@ template <> struct element_traits<__nv_fp8_e4m3> {
   static constexpr double max_finite = 448.0;
   static constexpr int mantissa_bits = 3;
   static constexpr __nv_fp8_interpretation_t interpretation = __NV_E4M3;
+  /// Without saturation, |x| past the midpoint between the largest finite value and the next
+  /// step rounds out of range, to `overflow_bits` (or'ed with the sign): NaN, as e4m3 has no
+  /// infinity. The midpoint itself ties to 448 (the even mantissa).
+  static constexpr float overflow_midpoint = 464.0f;
+  static constexpr bool midpoint_overflows = false;
+  static constexpr unsigned char overflow_bits = 0x7f;
 };
 template <> struct element_traits<__nv_fp8_e5m2> {
   static constexpr bool supported = true, is_fp8 = true, is_input = false;
@@ -47,6 +53,11 @@ template <> struct element_traits<__nv_fp8_e5m2> {
   static constexpr double max_finite = 57344.0;
   static constexpr int mantissa_bits = 2;
   static constexpr __nv_fp8_interpretation_t interpretation = __NV_E5M2;
+  /// Without saturation, |x| from the midpoint 61440 up rounds to infinity (the tie goes to the
+  /// even mantissa, infinity's).
+  static constexpr float overflow_midpoint = 61440.0f;
+  static constexpr bool midpoint_overflows = true;
+  static constexpr unsigned char overflow_bits = 0x7c;
 };
 
 /// A type a load view, an output view or a tee may hold.
@@ -123,6 +134,48 @@ template <class T, class V> ROWFUSE_HD T narrow(V value, bool saturate = false) 
     }
   }
 }
+
+#ifdef __CUDACC__
+/// out[j] = narrow<T>(x[j], saturate) for a pack of device values. fp8 on sm_89+ takes the
+/// hardware conversion of two floats in one instruction (cvt.rn.satfinite.e4m3x2.f32), which
+/// only saturates; without `saturate` a select puts back the format's overflow exactly as
+/// narrow rounds it (element_traits::overflow_midpoint). Through narrow, the runtime flag kept
+/// CUDA's double-precision software conversion (the non-saturating path) in every fp8 store.
+template <class T, int N>
+__device__ __forceinline__ void narrow_pack(float const (&x)[N], T (&out)[N], bool saturate) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+  constexpr bool hardware_fp8 = fp8_element<T>;
+#else
+  constexpr bool hardware_fp8 = false;
+#endif
+  if constexpr (hardware_fp8) {
+    using traits = element_traits<T>;
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; j += 2) {
+      float2 const pair{x[j], j + 1 < N ? x[j + 1] : 0.0f};
+      __nv_fp8x2_storage_t const both =
+          __nv_cvt_float2_to_fp8x2(pair, __NV_SATFINITE, traits::interpretation);
+      ROWFUSE_UNROLL
+      for (int k = 0; k < 2 && j + k < N; ++k) {
+        float const value = k == 0 ? pair.x : pair.y;
+        auto bits = static_cast<__nv_fp8_storage_t>(both >> (8 * k));
+        float const magnitude = fabsf(value); // NaN compares false: cvt keeps it NaN
+        bool const overflows =
+            magnitude > traits::overflow_midpoint ||
+            (traits::midpoint_overflows && magnitude == traits::overflow_midpoint);
+        if (!saturate && overflows)
+          bits = static_cast<__nv_fp8_storage_t>(traits::overflow_bits |
+                                                 (__float_as_uint(value) >> 24 & 0x80u));
+        out[j + k].__x = bits;
+      }
+    }
+  } else {
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      out[j] = narrow<T>(x[j], saturate);
+  }
+}
+#endif
 
 } // namespace detail
 } // namespace rowfuse

@@ -127,9 +127,16 @@ template <class T, class... Nodes> struct store_expr {
                         draws);
     T raw[N];
     bool const saturate = saturates();
-    ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j)
-      raw[j] = detail::narrow<T>(y[j], saturate);
+#ifdef __CUDA_ARCH__
+    if constexpr (std::is_same_v<V, float>) {
+      detail::narrow_pack<T>(y, raw, saturate);
+    } else
+#endif
+    {
+      ROWFUSE_UNROLL
+      for (int j = 0; j < N; ++j)
+        raw[j] = detail::narrow<T>(y[j], saturate);
+    }
     detail::store_pack<N>(output.dense_row(row) + col0, raw);
   }
 
