@@ -68,8 +68,8 @@ constexpr bool survey_half = part % 2 == 1;
 using T = std::conditional_t<(part >= 8), __nv_bfloat16, __half>; // input and per-column vectors
 using fp8 = __nv_fp8_e4m3;
 constexpr char const* dtype_name = part >= 8 ? "bf16" : "fp16";
-constexpr int N = rf::detail::widest_pack<T>;
-constexpr double s = sizeof(T);
+constexpr int pack = rf::detail::widest_pack<T>; // elements a 16-byte access moves
+constexpr double element_bytes = sizeof(T);      // of the input, in counted bytes
 
 constexpr index_t elements = index_t(1) << 26; // rows * cols of every case
 constexpr index_t narrowest = 128, widest = 32768;
@@ -84,8 +84,8 @@ struct device_memory {
   void* y;                                   // [elements] of the output type (at most T)
   void* reference;                           // the planned call's y
   float* amax;
-  void *copy_from, *copy_to; // the copy ceiling: counted bytes / 2 <= 4 * s an element
-  float* flush;              // 256 MB written before each timed run: L2 holds none of the data
+  void *copy_from, *copy_to;  // the copy ceiling: counted bytes / 2 <= 2 * sizeof(T) an element
+  float* flush;               // 256 MB written before each timed run: L2 holds none of the data
   unsigned long long* counts; // compare_output's results
   int sms = 0;
   int smem_optin = 0; // cudaDevAttrMaxSharedMemoryPerBlockOptin
@@ -236,7 +236,8 @@ void measure(Launch launch, Out* out, index_t n, void const* reference, outcome&
 
 /// What launch.cuh's kernel cache does before a launch: opts the kernel in to the device's
 /// shared memory when it has dynamic shared memory, and asks how many of its blocks an SM holds.
-template <class Kernel> bool prepare(Kernel kernel, int block_threads, int dynamic_smem, outcome& o) {
+template <class Kernel>
+bool prepare(Kernel kernel, int block_threads, int dynamic_smem, outcome& o) {
   cudaFuncAttributes attributes{};
   if (cudaError_t const e = cudaFuncGetAttributes(&attributes, kernel); e != cudaSuccess) {
     o.error = cuda_error("cudaFuncGetAttributes", e);
@@ -295,31 +296,31 @@ template <class Config> std::string config_name(bool persistent) {
 template <class Config, class Op, class Load, class Store>
 outcome run_register(Op const& op, Load const& load, Store const& store, bool persistent,
                      void const* reference, bool timed = true) {
-  static_assert(Config::pack == N && Config::cluster_blocks == 1);
-  constexpr int P = Config::packs, B = Config::block_threads;
+  static_assert(Config::pack == pack && Config::cluster_blocks == 1);
+  constexpr int packs = Config::packs, threads = Config::block_threads;
   using Out = typename Store::element_type;
   outcome o;
   index_t const rows = load.input.rows, cols = load.input.cols;
-  index_t const capacity = index_t(Config::whole_block ? B : 32) * P * N;
+  index_t const capacity = index_t(Config::whole_block ? threads : 32) * packs * pack;
   if (capacity < cols) {
     o.error = "the shape holds " + std::to_string(capacity) + " columns";
     return o;
   }
-  int group = B;
+  int group = threads;
   if (!Config::whole_block) {
-    index_t const packs_in_row = (cols + N - 1) / N;
+    index_t const packs_in_row = (cols + pack - 1) / pack;
     group = 1;
-    while (group < 32 && index_t(group) * P < packs_in_row)
+    while (group < 32 && index_t(group) * packs < packs_in_row)
       group *= 2;
   }
   int group_log2 = 0;
   while ((1 << group_log2) < group)
     ++group_log2;
-  index_t const rows_per_block = Config::whole_block ? 1 : B / group;
+  index_t const rows_per_block = Config::whole_block ? 1 : threads / group;
 
   auto const kernel = rf::engine::register_kernel<Config, Op, Load, Store>;
   int const smem = Config::template staging_bytes<typename Load::element_type>;
-  if (!prepare(kernel, B, smem, o))
+  if (!prepare(kernel, threads, smem, o))
     return o;
   index_t const tiles = (rows + rows_per_block - 1) / rows_per_block;
   index_t const resident = index_t(o.blocks_per_sm) * mem.sms;
@@ -327,7 +328,7 @@ outcome run_register(Op const& op, Load const& load, Store const& store, bool pe
 
   cudaLaunchConfig_t launch{};
   launch.gridDim = dim3(unsigned(o.grid));
-  launch.blockDim = dim3(unsigned(B));
+  launch.blockDim = dim3(unsigned(threads));
   launch.dynamicSmemBytes = std::size_t(smem);
   auto const run = [&] {
     return cudaLaunchKernelEx(&launch, kernel, op, load, store, rows, cols, group_log2);
@@ -438,17 +439,19 @@ template <pipeline_kind K> auto full_chain(width_case const& w) {
     auto const store = rf::store(output<T>()) | dropout();
     return make_chain(softmax_op(store),
                       x | rf::scale(bench::attention_scale) | rf::causal_mask(w.cols), store,
-                      2 * s);
+                      2 * element_bytes);
   } else if constexpr (K == pipeline_kind::residual || K == pipeline_kind::residual_tee) {
     auto const sum = x | rf::bias(static_cast<T const*>(mem.bias)) | dropout() |
                      rf::add(static_cast<T const*>(mem.residual));
     if constexpr (K == pipeline_kind::residual)
-      return make_chain(layernorm_op(w.cols), sum, rf::store(output<T>()), 3 * s);
+      return make_chain(layernorm_op(w.cols), sum, rf::store(output<T>()), 3 * element_bytes);
     else
-      return make_chain(layernorm_op(w.cols), sum | rf::tee(mem.h), rf::store(output<T>()), 4 * s);
+      return make_chain(layernorm_op(w.cols), sum | rf::tee(mem.h), rf::store(output<T>()),
+                        4 * element_bytes);
   } else {
     return make_chain(layernorm_op(w.cols), x,
-                      rf::store(output<fp8>()) | rf::cast<fp8>(bench::fp8_scale, mem.amax), s + 1);
+                      rf::store(output<fp8>()) | rf::cast<fp8>(bench::fp8_scale, mem.amax),
+                      element_bytes + 1);
   }
 }
 
@@ -474,31 +477,33 @@ template <class Run> void ablations(width_case const& w, Run run) {
   if constexpr (pipeline == pipeline_kind::attention) {
     auto const dropped = plain | dropout();
     auto const scaled = x | rf::scale(bench::attention_scale);
-    run("no_dropout", make_chain(softmax_op(plain), scaled | rf::causal_mask(w.cols), plain, 2 * s));
-    run("no_mask", make_chain(softmax_op(dropped), scaled, dropped, 2 * s));
-    run("no_scale_mask", make_chain(softmax_op(dropped), x, dropped, 2 * s));
-    run("plain_softmax", make_chain(softmax_op(plain), x, plain, 2 * s));
+    run("no_dropout",
+        make_chain(softmax_op(plain), scaled | rf::causal_mask(w.cols), plain, 2 * element_bytes));
+    run("no_mask", make_chain(softmax_op(dropped), scaled, dropped, 2 * element_bytes));
+    run("no_scale_mask", make_chain(softmax_op(dropped), x, dropped, 2 * element_bytes));
+    run("plain_softmax", make_chain(softmax_op(plain), x, plain, 2 * element_bytes));
   } else if constexpr (pipeline == pipeline_kind::residual) {
-    run("no_dropout", make_chain(norm, x | bias | residual, plain, 3 * s));
-    run("no_bias", make_chain(norm, x | dropout() | residual, plain, 3 * s));
-    run("no_residual", make_chain(norm, x | bias | dropout(), plain, 2 * s));
-    run("no_operands", make_chain(norm, x | dropout(), plain, 2 * s));
-    run("plain_layernorm", make_chain(norm, x, plain, 2 * s));
+    run("no_dropout", make_chain(norm, x | bias | residual, plain, 3 * element_bytes));
+    run("no_bias", make_chain(norm, x | dropout() | residual, plain, 3 * element_bytes));
+    run("no_residual", make_chain(norm, x | bias | dropout(), plain, 2 * element_bytes));
+    run("no_operands", make_chain(norm, x | dropout(), plain, 2 * element_bytes));
+    run("plain_layernorm", make_chain(norm, x, plain, 2 * element_bytes));
   } else if constexpr (pipeline == pipeline_kind::residual_tee) {
-    run("no_tee", make_chain(norm, x | bias | dropout() | residual, plain, 3 * s));
-    run("no_dropout", make_chain(norm, x | bias | residual | tee, plain, 4 * s));
-    run("no_bias", make_chain(norm, x | dropout() | residual | tee, plain, 4 * s));
-    run("no_residual", make_chain(norm, x | bias | dropout() | tee, plain, 3 * s));
-    run("plain_layernorm", make_chain(norm, x, plain, 2 * s));
+    run("no_tee", make_chain(norm, x | bias | dropout() | residual, plain, 3 * element_bytes));
+    run("no_dropout", make_chain(norm, x | bias | residual | tee, plain, 4 * element_bytes));
+    run("no_bias", make_chain(norm, x | dropout() | residual | tee, plain, 4 * element_bytes));
+    run("no_residual", make_chain(norm, x | bias | dropout() | tee, plain, 3 * element_bytes));
+    run("plain_layernorm", make_chain(norm, x, plain, 2 * element_bytes));
   } else {
     auto const to_fp8 = rf::store(output<fp8>());
-    run("no_amax", make_chain(norm, x, to_fp8 | rf::cast<fp8>(bench::fp8_scale), s + 1));
-    run("scale1", make_chain(norm, x, to_fp8 | rf::cast<fp8>(1.0f, mem.amax), s + 1));
-    run("no_amax_scale1", make_chain(norm, x, to_fp8 | rf::cast<fp8>(), s + 1));
+    run("no_amax",
+        make_chain(norm, x, to_fp8 | rf::cast<fp8>(bench::fp8_scale), element_bytes + 1));
+    run("scale1", make_chain(norm, x, to_fp8 | rf::cast<fp8>(1.0f, mem.amax), element_bytes + 1));
+    run("no_amax_scale1", make_chain(norm, x, to_fp8 | rf::cast<fp8>(), element_bytes + 1));
     // The same scale and amax, rounding to the input type instead of fp8.
     run("input_type_cast",
-        make_chain(norm, x, plain | rf::cast<T>(bench::fp8_scale, mem.amax), 2 * s));
-    run("plain_layernorm", make_chain(norm, x, plain, 2 * s));
+        make_chain(norm, x, plain | rf::cast<T>(bench::fp8_scale, mem.amax), 2 * element_bytes));
+    run("plain_layernorm", make_chain(norm, x, plain, 2 * element_bytes));
   }
 }
 
@@ -509,14 +514,14 @@ template <class Run> void ablations(width_case const& w, Run run) {
 /// rows that only narrower widths than this experiment's plan are left out. False when the row
 /// is not among those (the plan chose another engine).
 template <class Op, class Body> bool with_plan_config(int shape, Body&& body) {
-  static constexpr auto const& table = rf::detail::shape_table<T, N, Op>();
+  static constexpr auto const& table = rf::detail::shape_table<T, pack, Op>();
   bool found = false;
   rf::detail::for_each_index<std::size(table)>([&](auto index) {
     constexpr std::size_t I = decltype(index)::value;
     if constexpr (table[I].max_cols >= narrowest && table[I].cluster_blocks == 1) {
       if (shape == int(I)) {
         found = true;
-        body(typename rf::detail::register_kernel_config<table, I, N>::type{},
+        body(typename rf::detail::register_kernel_config<table, I, pack>::type{},
              table[I].persistent);
       }
     }
@@ -524,14 +529,14 @@ template <class Op, class Body> bool with_plan_config(int shape, Body&& body) {
   return found;
 }
 
-/// The automatic plan for a chain, as run_op makes it (packs of N: every view is aligned and
-/// every width a multiple of N).
+/// The automatic plan for a chain, as run_op makes it (16-byte packs: every view is aligned and
+/// every width a multiple of the pack).
 template <class Chain> rf::plan plan_of(width_case const& w, Chain const&) {
   using Op = decltype(Chain::op);
   using Load = decltype(Chain::load);
   return rf::detail::choose_plan(
-      Op::name, w.rows, w.cols, N, rf::engine_kind::automatic, rf::current_device(),
-      rf::detail::register_shapes(int(sizeof(T)), N, rf::engine::reads_columns<Op, N>),
+      Op::name, w.rows, w.cols, pack, rf::engine_kind::automatic, rf::current_device(),
+      rf::detail::register_shapes(int(sizeof(T)), pack, rf::engine::reads_columns<Op, pack>),
       rf::engine::cache_element_bytes<Load>);
 }
 
@@ -604,15 +609,16 @@ void planned_and_ablations(width_case& w) {
     cudaMemcpy(mem.reference, mem.y, std::size_t(w.rows * w.cols) * sizeof(Out),
                cudaMemcpyDeviceToDevice);
   at_plan_shape(w, p, "planned_shape", full, have_reference ? mem.reference : nullptr);
-  ablations(w, [&](char const* variant, auto const& c) { at_plan_shape(w, p, variant, c, nullptr); });
+  ablations(w,
+            [&](char const* variant, auto const& c) { at_plan_shape(w, p, variant, c, nullptr); });
 }
 
 // ---- the survey -------------------------------------------------------------------------------
 
 /// A candidate shape: packs a thread, threads a block, whole-block rows (or a group of lanes),
 /// staged, __launch_bounds__' min blocks an SM.
-template <int P, int B, bool Whole, bool Staged, int MinBlocks = 1> struct shape {
-  static_assert(B * MinBlocks <= 2048, "an SM holds 2048 threads");
+template <int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks = 1> struct shape {
+  static_assert(Threads * MinBlocks <= 2048, "an SM holds 2048 threads");
 };
 
 /// Half 1 at one width: the reference from the plan's shape (untimed), then every shape with
@@ -636,9 +642,10 @@ template <class... Shapes> void survey(index_t cols, Shapes...) {
              cudaMemcpyDeviceToDevice);
   auto const load = rf::bind(full.load, Op::name);
   auto const store = rf::bind(full.store, Op::name, w.rows, w.cols);
-  auto const one = [&]<int P, int B, bool Whole, bool Staged, int MinBlocks>(
-                       shape<P, B, Whole, Staged, MinBlocks>) {
-    using Config = rf::detail::register_config<N, P, B, Whole, Staged, 1, MinBlocks>;
+  auto const one = [&]<int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks>(
+                       shape<Packs, Threads, WholeBlock, Staged, MinBlocks>) {
+    using Config =
+        rf::detail::register_config<pack, Packs, Threads, WholeBlock, Staged, 1, MinBlocks>;
     for (bool persistent : {false, true})
       print_line(w, "survey", config_name<Config>(persistent), full.bytes_per_element,
                  run_register<Config>(full.op, load, store, persistent, mem.reference));
@@ -686,6 +693,17 @@ void survey_all() {
          shape<8, 512, b, st, 3>{});
 }
 
+/// cudaMalloc into `pointer`; false, with a message, when the device has no room.
+template <class Pointee> bool allocate(Pointee*& pointer, std::size_t bytes) {
+  void* allocation = nullptr;
+  if (cudaMalloc(&allocation, bytes) != cudaSuccess) {
+    std::fprintf(stderr, "pipeline_shapes: cudaMalloc of %zu bytes failed\n", bytes);
+    return false;
+  }
+  pointer = static_cast<Pointee*>(allocation);
+  return true;
+}
+
 } // namespace
 
 int main() {
@@ -699,30 +717,16 @@ int main() {
   std::fprintf(stderr, "pipeline_shapes part %d: %s, %d SMs\n", part, prop.name, mem.sms);
 
   std::size_t const tensor = std::size_t(elements) * sizeof(T);
-  void* allocations[13] = {};
   std::size_t const vector = std::size_t(widest) * sizeof(T);
-  std::size_t const sizes[13] = {tensor,      tensor,     tensor,     vector,
-                                 vector,      vector,     tensor,     tensor,
-                                 sizeof(float), 2 * tensor, 2 * tensor, flush_bytes,
-                                 3 * sizeof(unsigned long long)};
-  for (int i = 0; i < 13; ++i)
-    if (cudaMalloc(&allocations[i], sizes[i]) != cudaSuccess) {
-      std::fprintf(stderr, "pipeline_shapes: cudaMalloc of %zu bytes failed\n", sizes[i]);
-      return 1;
-    }
-  mem.x = static_cast<T*>(allocations[0]);
-  mem.residual = static_cast<T*>(allocations[1]);
-  mem.h = static_cast<T*>(allocations[2]);
-  mem.bias = static_cast<T*>(allocations[3]);
-  mem.gamma = static_cast<T*>(allocations[4]);
-  mem.beta = static_cast<T*>(allocations[5]);
-  mem.y = allocations[6];
-  mem.reference = allocations[7];
-  mem.amax = static_cast<float*>(allocations[8]);
-  mem.copy_from = allocations[9];
-  mem.copy_to = allocations[10];
-  mem.flush = static_cast<float*>(allocations[11]);
-  mem.counts = static_cast<unsigned long long*>(allocations[12]);
+  bool const allocated = allocate(mem.x, tensor) && allocate(mem.residual, tensor) &&
+                         allocate(mem.h, tensor) && allocate(mem.bias, vector) &&
+                         allocate(mem.gamma, vector) && allocate(mem.beta, vector) &&
+                         allocate(mem.y, tensor) && allocate(mem.reference, tensor) &&
+                         allocate(mem.amax, sizeof(float)) && allocate(mem.copy_from, 2 * tensor) &&
+                         allocate(mem.copy_to, 2 * tensor) && allocate(mem.flush, flush_bytes) &&
+                         allocate(mem.counts, 3 * sizeof(unsigned long long));
+  if (!allocated)
+    return 1;
   cudaEventCreate(&mem.start);
   cudaEventCreate(&mem.stop);
   cudaMemset(mem.amax, 0, sizeof(float));
