@@ -73,9 +73,6 @@ constexpr double element_bytes = sizeof(T);      // of the input, in counted byt
 
 constexpr index_t elements = index_t(1) << 26; // rows * cols of every case
 constexpr index_t narrowest = 128, widest = 32768;
-/// The library call compiles only the kernels these widths can plan; the plan itself does not
-/// depend on the range (choose_plan never sees it), so it is the bench's plan.
-constexpr rf::cols_range widths{narrowest, widest};
 
 // ---- device memory, timing, data --------------------------------------------------------------
 
@@ -455,26 +452,29 @@ template <pipeline_kind K> auto full_chain(width_case const& w) {
   }
 }
 
-/// The library call of the full chain, as the bench makes it.
-template <class Chain> rf::plan library_call(Chain const& c, rf::launch_options const& options) {
-  if constexpr (pipeline == pipeline_kind::attention)
-    return rf::softmax<widths>(c.load, c.store, nullptr, options);
+/// The library call of the full chain, as the bench makes it. The cols_range only bounds the
+/// kernels it compiles (those these widths can plan); choose_plan never sees it, so the plan is
+/// the bench's.
+template <pipeline_kind K, class Chain>
+rf::plan library_call(Chain const& c, rf::launch_options const& options) {
+  if constexpr (K == pipeline_kind::attention)
+    return rf::softmax<rf::cols_range{narrowest, widest}>(c.load, c.store, nullptr, options);
   else
-    return rf::layernorm<widths>(
+    return rf::layernorm<rf::cols_range{narrowest, widest}>(
         c.load, c.store,
         rf::affine(static_cast<T const*>(mem.gamma), static_cast<T const*>(mem.beta)),
         bench::layernorm_eps, nullptr, {}, options);
 }
 
 /// Each ablation of the pipeline, a chain at a time: `run(variant, chain)`.
-template <class Run> void ablations(width_case const& w, Run run) {
+template <pipeline_kind K, class Run> void ablations(width_case const& w, Run run) {
   auto const x = input(w);
   auto const plain = rf::store(output<T>());
   auto const bias = rf::bias(static_cast<T const*>(mem.bias));
   auto const residual = rf::add(static_cast<T const*>(mem.residual));
   auto const tee = rf::tee(mem.h);
   auto const norm = layernorm_op(w.cols);
-  if constexpr (pipeline == pipeline_kind::attention) {
+  if constexpr (K == pipeline_kind::attention) {
     auto const dropped = plain | dropout();
     auto const scaled = x | rf::scale(bench::attention_scale);
     run("no_dropout",
@@ -482,13 +482,13 @@ template <class Run> void ablations(width_case const& w, Run run) {
     run("no_mask", make_chain(softmax_op(dropped), scaled, dropped, 2 * element_bytes));
     run("no_scale_mask", make_chain(softmax_op(dropped), x, dropped, 2 * element_bytes));
     run("plain_softmax", make_chain(softmax_op(plain), x, plain, 2 * element_bytes));
-  } else if constexpr (pipeline == pipeline_kind::residual) {
+  } else if constexpr (K == pipeline_kind::residual) {
     run("no_dropout", make_chain(norm, x | bias | residual, plain, 3 * element_bytes));
     run("no_bias", make_chain(norm, x | dropout() | residual, plain, 3 * element_bytes));
     run("no_residual", make_chain(norm, x | bias | dropout(), plain, 2 * element_bytes));
     run("no_operands", make_chain(norm, x | dropout(), plain, 2 * element_bytes));
     run("plain_layernorm", make_chain(norm, x, plain, 2 * element_bytes));
-  } else if constexpr (pipeline == pipeline_kind::residual_tee) {
+  } else if constexpr (K == pipeline_kind::residual_tee) {
     run("no_tee", make_chain(norm, x | bias | dropout() | residual, plain, 3 * element_bytes));
     run("no_dropout", make_chain(norm, x | bias | residual | tee, plain, 4 * element_bytes));
     run("no_bias", make_chain(norm, x | dropout() | residual | tee, plain, 4 * element_bytes));
@@ -569,15 +569,15 @@ void at_plan_shape(width_case& w, rf::plan const& p, char const* variant, Chain 
 
 /// Half 0 at one width: the library call (whose output is the reference of planned_shape), the
 /// same kernel launched here, and the ablations.
-void planned_and_ablations(width_case& w) {
-  auto const full = full_chain<pipeline>(w);
+template <pipeline_kind K> void planned_and_ablations(width_case& w) {
+  auto const full = full_chain<K>(w);
   using Op = decltype(full.op);
   using Out = typename decltype(full.store)::element_type;
   rf::plan p;
   outcome o;
   std::string shape = "-";
   try {
-    p = library_call(full, rf::launch_options{rf::engine_kind::automatic, 0, true});
+    p = library_call<K>(full, rf::launch_options{rf::engine_kind::automatic, 0, true});
     o.grid = p.grid;
     int min_blocks = 0;
     // The kernel the plan names: its registers and occupancy.
@@ -596,7 +596,7 @@ void planned_and_ablations(width_case& w) {
     else if (o.error.empty())
       measure(
           [&] {
-            library_call(full, {});
+            library_call<K>(full, {});
             return cudaSuccess;
           },
           output<Out>(), w.rows * w.cols, nullptr, o);
@@ -609,8 +609,8 @@ void planned_and_ablations(width_case& w) {
     cudaMemcpy(mem.reference, mem.y, std::size_t(w.rows * w.cols) * sizeof(Out),
                cudaMemcpyDeviceToDevice);
   at_plan_shape(w, p, "planned_shape", full, have_reference ? mem.reference : nullptr);
-  ablations(w,
-            [&](char const* variant, auto const& c) { at_plan_shape(w, p, variant, c, nullptr); });
+  ablations<K>(
+      w, [&](char const* variant, auto const& c) { at_plan_shape(w, p, variant, c, nullptr); });
 }
 
 // ---- the survey -------------------------------------------------------------------------------
@@ -623,9 +623,9 @@ template <int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks = 
 
 /// Half 1 at one width: the reference from the plan's shape (untimed), then every shape with
 /// one block a tile and with a persistent grid.
-template <class... Shapes> void survey(index_t cols, Shapes...) {
+template <pipeline_kind K, class... Shapes> void survey(index_t cols, Shapes...) {
   width_case w{elements / cols, cols, {}};
-  auto const full = full_chain<pipeline>(w);
+  auto const full = full_chain<K>(w);
   using Op = decltype(full.op);
   rf::plan p;
   try {
@@ -658,39 +658,52 @@ template <class... Shapes> void survey(index_t cols, Shapes...) {
 /// half the threads idle), direct and staged, and min blocks 2 and 3 (a cap of 65536 /
 /// (B x min) registers) where that cap may bind. Each plan's shape (light_16bit and heavy_16bit)
 /// is among them.
-void survey_all() {
+template <pipeline_kind K> void survey_all() {
   constexpr bool d = false, st = true, g = false, b = true;
   for (index_t cols : {128, 256})
-    survey(cols, shape<1, 256, g, d>{}, shape<1, 256, g, st>{}, shape<2, 256, g, d>{},
-           shape<2, 256, g, st>{}, shape<4, 256, g, d>{}, shape<4, 256, g, st>{},
-           shape<1, 512, g, d>{}, shape<1, 512, g, st>{}, shape<2, 256, g, st, 3>{},
-           shape<1, 512, g, st, 2>{}, shape<1, 512, g, st, 3>{});
-  survey(512, shape<2, 256, g, d>{}, shape<2, 256, g, st>{}, shape<4, 256, g, d>{},
-         shape<4, 256, g, st>{}, shape<2, 512, g, d>{}, shape<2, 512, g, st>{},
-         shape<4, 128, g, d>{}, shape<4, 128, g, st>{}, shape<2, 256, g, st, 3>{},
-         shape<2, 512, g, st, 2>{}, shape<2, 512, g, st, 3>{});
-  survey(1024, shape<4, 128, g, d>{}, shape<4, 128, g, st>{}, shape<4, 256, g, d>{},
-         shape<4, 256, g, st>{}, shape<4, 512, g, d>{}, shape<4, 512, g, st>{},
-         shape<1, 128, b, d>{}, shape<1, 128, b, st>{}, shape<4, 256, g, st, 2>{},
-         shape<4, 256, g, st, 3>{}, shape<4, 512, g, st, 2>{});
-  survey(2048, shape<1, 256, b, d>{}, shape<1, 256, b, st>{}, shape<2, 128, b, d>{},
-         shape<2, 128, b, st>{}, shape<1, 512, b, d>{}, shape<1, 512, b, st>{},
-         shape<1, 256, b, st, 3>{}, shape<1, 512, b, st, 2>{}, shape<1, 512, b, st, 3>{});
-  survey(4096, shape<1, 512, b, d>{}, shape<1, 512, b, st>{}, shape<2, 256, b, d>{},
-         shape<2, 256, b, st>{}, shape<4, 128, b, d>{}, shape<4, 128, b, st>{},
-         shape<1, 1024, b, d>{}, shape<1, 1024, b, st>{}, shape<2, 256, b, st, 3>{},
-         shape<1, 512, b, st, 2>{}, shape<1, 512, b, st, 3>{}, shape<1, 1024, b, st, 2>{});
-  survey(8192, shape<1, 1024, b, d>{}, shape<1, 1024, b, st>{}, shape<2, 512, b, d>{},
-         shape<2, 512, b, st>{}, shape<4, 256, b, d>{}, shape<4, 256, b, st>{},
-         shape<8, 128, b, d>{}, shape<8, 128, b, st>{}, shape<2, 512, b, st, 2>{},
-         shape<2, 512, b, st, 3>{}, shape<4, 256, b, st, 3>{}, shape<1, 1024, b, st, 2>{});
-  survey(16384, shape<2, 1024, b, d>{}, shape<2, 1024, b, st>{}, shape<4, 512, b, d>{},
-         shape<4, 512, b, st>{}, shape<8, 256, b, d>{}, shape<8, 256, b, st>{},
-         shape<2, 1024, b, st, 2>{}, shape<4, 512, b, st, 2>{}, shape<4, 512, b, st, 3>{},
-         shape<8, 256, b, st, 3>{});
-  survey(32768, shape<4, 1024, b, d>{}, shape<4, 1024, b, st>{}, shape<8, 512, b, d>{},
-         shape<8, 512, b, st>{}, shape<4, 1024, b, st, 2>{}, shape<8, 512, b, st, 2>{},
-         shape<8, 512, b, st, 3>{});
+    survey<K>(cols, shape<1, 256, g, d>{}, shape<1, 256, g, st>{}, shape<2, 256, g, d>{},
+              shape<2, 256, g, st>{}, shape<4, 256, g, d>{}, shape<4, 256, g, st>{},
+              shape<1, 512, g, d>{}, shape<1, 512, g, st>{}, shape<2, 256, g, st, 3>{},
+              shape<1, 512, g, st, 2>{}, shape<1, 512, g, st, 3>{});
+  survey<K>(512, shape<2, 256, g, d>{}, shape<2, 256, g, st>{}, shape<4, 256, g, d>{},
+            shape<4, 256, g, st>{}, shape<2, 512, g, d>{}, shape<2, 512, g, st>{},
+            shape<4, 128, g, d>{}, shape<4, 128, g, st>{}, shape<2, 256, g, st, 3>{},
+            shape<2, 512, g, st, 2>{}, shape<2, 512, g, st, 3>{});
+  survey<K>(1024, shape<4, 128, g, d>{}, shape<4, 128, g, st>{}, shape<4, 256, g, d>{},
+            shape<4, 256, g, st>{}, shape<4, 512, g, d>{}, shape<4, 512, g, st>{},
+            shape<1, 128, b, d>{}, shape<1, 128, b, st>{}, shape<4, 256, g, st, 2>{},
+            shape<4, 256, g, st, 3>{}, shape<4, 512, g, st, 2>{});
+  survey<K>(2048, shape<1, 256, b, d>{}, shape<1, 256, b, st>{}, shape<2, 128, b, d>{},
+            shape<2, 128, b, st>{}, shape<1, 512, b, d>{}, shape<1, 512, b, st>{},
+            shape<1, 256, b, st, 3>{}, shape<1, 512, b, st, 2>{}, shape<1, 512, b, st, 3>{});
+  survey<K>(4096, shape<1, 512, b, d>{}, shape<1, 512, b, st>{}, shape<2, 256, b, d>{},
+            shape<2, 256, b, st>{}, shape<4, 128, b, d>{}, shape<4, 128, b, st>{},
+            shape<1, 1024, b, d>{}, shape<1, 1024, b, st>{}, shape<2, 256, b, st, 3>{},
+            shape<1, 512, b, st, 2>{}, shape<1, 512, b, st, 3>{}, shape<1, 1024, b, st, 2>{});
+  survey<K>(8192, shape<1, 1024, b, d>{}, shape<1, 1024, b, st>{}, shape<2, 512, b, d>{},
+            shape<2, 512, b, st>{}, shape<4, 256, b, d>{}, shape<4, 256, b, st>{},
+            shape<8, 128, b, d>{}, shape<8, 128, b, st>{}, shape<2, 512, b, st, 2>{},
+            shape<2, 512, b, st, 3>{}, shape<4, 256, b, st, 3>{}, shape<1, 1024, b, st, 2>{});
+  survey<K>(16384, shape<2, 1024, b, d>{}, shape<2, 1024, b, st>{}, shape<4, 512, b, d>{},
+            shape<4, 512, b, st>{}, shape<8, 256, b, d>{}, shape<8, 256, b, st>{},
+            shape<2, 1024, b, st, 2>{}, shape<4, 512, b, st, 2>{}, shape<4, 512, b, st, 3>{},
+            shape<8, 256, b, st, 3>{});
+  survey<K>(32768, shape<4, 1024, b, d>{}, shape<4, 1024, b, st>{}, shape<8, 512, b, d>{},
+            shape<8, 512, b, st>{}, shape<4, 1024, b, st, 2>{}, shape<8, 512, b, st, 2>{},
+            shape<8, 512, b, st, 3>{});
+}
+
+/// This part's half. Templates all the way down, so that the other half's kernels are not
+/// instantiated.
+template <bool Survey> void run_half() {
+  if constexpr (Survey) {
+    survey_all<pipeline>();
+  } else {
+    for (index_t cols = narrowest; cols <= widest; cols *= 2) {
+      width_case w{elements / cols, cols, {}};
+      planned_and_ablations<pipeline>(w);
+    }
+  }
 }
 
 /// cudaMalloc into `pointer`; false, with a message, when the device has no room.
@@ -742,13 +755,6 @@ int main() {
   }
 
   print_header();
-  if constexpr (survey_half) {
-    survey_all();
-  } else {
-    for (index_t cols = narrowest; cols <= widest; cols *= 2) {
-      width_case w{elements / cols, cols, {}};
-      planned_and_ablations(w);
-    }
-  }
+  run_half<survey_half>();
   return 0;
 }
