@@ -26,8 +26,10 @@
 // Every part, built in parallel and run one after another into one CSV:
 //   bench/experiments/pipeline_shapes.sh JOBS OUT.csv [PARTS]     (PARTS: "0 1 ... 7", fp16)
 // PIPELINE_SHAPES_PART = 2 * pipeline + half, + 8 for bf16: pipeline 0 attention, 1 residual,
-// 2 residual_tee, 3 layernorm_fp8; half 0 the planned call and the ablations, half 1 the survey
-// (the two halves instantiate about as many kernels, so they compile in about the same time).
+// 2 residual_tee, 3 layernorm_fp8; half 0 the planned call and the ablations, half 1 the survey.
+// Register kernels a part: half 0 28-49 (the library call's 14 with them), half 1 67; nvcc took
+// 17-85 s a part on two shared cores. rf::cast's scale and amax are runtime values: no_amax,
+// scale1 and no_amax_scale1 run the full pipeline's kernel itself, with other arguments.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
