@@ -1,0 +1,762 @@
+// Experiment (not part of the build), issue 12: where the fused pipelines' time goes. For each of
+// rowfuse-bench's four pipelines (bench/pipelines.cuh: same expressions, parameters, data ranges
+// and counted bytes) at widths 128 to 32768, rows = 2^26 / cols, the ratio to a device-to-device
+// copy of the same counted bytes timed in the same run (row_shapes.cu's timing: median of 9 after
+// 2 warm-up runs, L2 flushed before each) of:
+//  - planned: the library call as the bench makes it;
+//  - planned_shape: the same expressions through engine::register_kernel at the plan's shape,
+//    launched by this file (the library's kernel itself: its time and output bits must match);
+//  - ablations at the plan's shape, each without one piece of the chain (no_dropout, no_mask,
+//    no_bias, no_residual, no_tee, no_amax, scale1, ...), and the plain op;
+//  - survey: the pipeline's expressions at candidate shapes (group and whole-block rows, staged
+//    and direct, min_blocks_per_sm 1-3 as a register cap), each with one block a tile and with
+//    a persistent grid of the resident blocks.
+// Every case poisons the output (NaN), runs once and checks it before it is timed: every element
+// written, and planned_shape and survey within two units of the output type of the planned call.
+//
+// One CSV line a case: pipeline,dtype,cols,variant,shape,regs,blocks_per_sm,ratio_to_copy,rows,
+// local_bytes (spills: local memory a thread),grid,counted_bytes,ms,copy_ms,check,error. A case
+// that cannot run prints "error" as its ratio and the reason in the last column.
+//
+// One part, from the repository root (Boost.Hana from /usr/include, CUB from the toolkit, as
+// CMakeLists.txt finds them; src/*.cpp is the library's runtime):
+//   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
+//     -DPIPELINE_SHAPES_PART=0 bench/experiments/pipeline_shapes.cu src/*.cpp -o /tmp/ps0
+//   /tmp/ps0 > ps0.csv
+// Every part, built in parallel and run one after another into one CSV:
+//   bench/experiments/pipeline_shapes.sh JOBS OUT.csv [PARTS]     (PARTS: "0 1 ... 7", fp16)
+// PIPELINE_SHAPES_PART = 2 * pipeline + half, + 8 for bf16: pipeline 0 attention, 1 residual,
+// 2 residual_tee, 3 layernorm_fp8; half 0 the planned call and the ablations, half 1 the survey.
+// Register kernels a part: half 0 28-49 (the library call's 14 with them), half 1 67; nvcc took
+// 17-85 s a part on two shared cores. rf::cast's scale and amax are runtime values: no_amax,
+// scale1 and no_amax_scale1 run the full pipeline's kernel itself, with other arguments.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <iterator>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+
+#include <rowfuse/rowfuse.cuh>
+
+#include "../harness.hpp"
+
+#ifndef PIPELINE_SHAPES_PART
+#define PIPELINE_SHAPES_PART 0
+#endif
+
+namespace rf = rowfuse;
+using rf::index_t;
+
+namespace {
+
+constexpr int part = PIPELINE_SHAPES_PART;
+static_assert(part >= 0 && part < 16, "PIPELINE_SHAPES_PART is 0 to 15");
+
+enum class pipeline_kind { attention, residual, residual_tee, layernorm_fp8 };
+constexpr pipeline_kind pipeline = pipeline_kind(part / 2 % 4);
+constexpr char const* pipeline_name[] = {"attention", "residual", "residual_tee", "layernorm_fp8"};
+constexpr bool survey_half = part % 2 == 1;
+
+using T = std::conditional_t<(part >= 8), __nv_bfloat16, __half>; // input and per-column vectors
+using fp8 = __nv_fp8_e4m3;
+constexpr char const* dtype_name = part >= 8 ? "bf16" : "fp16";
+constexpr int pack = rf::detail::widest_pack<T>; // elements a 16-byte access moves
+constexpr double element_bytes = sizeof(T);      // of the input, in counted bytes
+
+constexpr index_t elements = index_t(1) << 26; // rows * cols of every case
+constexpr index_t narrowest = 128, widest = 32768;
+
+// ---- device memory, timing, data --------------------------------------------------------------
+
+struct device_memory {
+  T *x, *residual, *h, *bias, *gamma, *beta; // [elements] and [widest]
+  void* y;                                   // [elements] of the output type (at most T)
+  void* reference;                           // the planned call's y
+  float* amax;
+  void *copy_from, *copy_to;  // the copy ceiling: counted bytes / 2 <= 2 * sizeof(T) an element
+  float* flush;               // 256 MB written before each timed run: L2 holds none of the data
+  unsigned long long* counts; // compare_output's results
+  int sms = 0;
+  int smem_optin = 0; // cudaDevAttrMaxSharedMemoryPerBlockOptin
+  cudaEvent_t start, stop;
+} mem;
+
+constexpr std::size_t flush_bytes = std::size_t(256) << 20;
+
+template <class F> double time_ms(F f) {
+  for (int i = 0; i < 2; ++i)
+    f();
+  std::vector<float> ms;
+  for (int i = 0; i < 9; ++i) {
+    cudaMemsetAsync(mem.flush, i, flush_bytes);
+    cudaEventRecord(mem.start);
+    f();
+    cudaEventRecord(mem.stop);
+    cudaEventSynchronize(mem.stop);
+    float t = 0;
+    cudaEventElapsedTime(&t, mem.start, mem.stop);
+    ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+/// Uniform in [lo, hi) from a hash of (i, seed), as rowfuse-bench fills its inputs.
+template <class E> __global__ void fill(E* out, index_t n, float lo, float hi, unsigned seed) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < n;
+       i += index_t(gridDim.x) * blockDim.x) {
+    unsigned h = unsigned(i) * 2654435761u ^ unsigned(i >> 32) * 40503u ^ seed * 0x9e3779b9u;
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    out[i] = E(lo + (hi - lo) * float(h & 0xffffff) / float(0x1000000));
+  }
+}
+
+// ---- the output check -------------------------------------------------------------------------
+
+/// counts[0]: elements still NaN (the poison: not written, or a NaN result); counts[1]: elements
+/// off the reference by more than rel * |reference| + abs; counts[2]: the largest difference's
+/// float bits (non-negative floats order as their bits).
+template <class Out>
+__global__ void compare_output(Out const* out, Out const* reference, index_t n, float rel,
+                               float abs, unsigned long long* counts) {
+  unsigned long long nan = 0, off = 0;
+  float largest = 0.0f;
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < n;
+       i += index_t(gridDim.x) * blockDim.x) {
+    float const a = float(out[i]);
+    if (isnan(a)) {
+      ++nan;
+      continue;
+    }
+    if (reference != nullptr) {
+      float const b = float(reference[i]);
+      float const difference = fabsf(a - b);
+      if (!(difference <= rel * fabsf(b) + abs)) // a NaN reference counts as off
+        ++off;
+      if (difference > largest)
+        largest = difference;
+    }
+  }
+  atomicAdd(&counts[0], nan);
+  atomicAdd(&counts[1], off);
+  atomicMax(&counts[2], (unsigned long long)__float_as_uint(largest));
+}
+
+/// Two units of Out's precision relative, and the spacing of its smallest values absolute: the
+/// planned call and another shape sum a row in another order, which moves a result by at most
+/// about one unit once rounded.
+template <class Out> constexpr float check_rel() {
+  if constexpr (std::is_same_v<Out, fp8>)
+    return 0x1p-2f; // 3 mantissa bits
+  else if constexpr (std::is_same_v<Out, __nv_bfloat16>)
+    return 0x1p-6f; // 7
+  else if constexpr (std::is_same_v<Out, __half>)
+    return 0x1p-9f; // 10
+  else
+    return 1e-5f;
+}
+template <class Out> constexpr float check_abs() {
+  return std::is_same_v<Out, fp8> ? 0x1p-8f : 1e-5f;
+}
+
+/// "ok", or what is wrong with the output: NaN elements, elements off the reference; with a
+/// reference, the largest difference from it.
+template <class Out> std::string check_output(Out const* out, void const* reference, index_t n) {
+  cudaMemset(mem.counts, 0, 3 * sizeof(unsigned long long));
+  compare_output<<<1024, 256>>>(out, static_cast<Out const*>(reference), n, check_rel<Out>(),
+                                check_abs<Out>(), mem.counts);
+  unsigned long long counts[3] = {};
+  if (cudaMemcpy(counts, mem.counts, sizeof counts, cudaMemcpyDeviceToHost) != cudaSuccess)
+    return "check failed";
+  unsigned const bits = unsigned(counts[2]);
+  float largest;
+  std::memcpy(&largest, &bits, sizeof largest);
+  char text[96];
+  int const length =
+      counts[0] == 0 && counts[1] == 0
+          ? std::snprintf(text, sizeof text, "ok")
+          : std::snprintf(text, sizeof text, "nan %llu off %llu", counts[0], counts[1]);
+  if (reference != nullptr)
+    std::snprintf(text + length, sizeof text - length, " max %.3g", largest);
+  return text;
+}
+
+// ---- one measured case ------------------------------------------------------------------------
+
+struct outcome {
+  int regs = -1, local_bytes = -1, blocks_per_sm = -1;
+  index_t grid = 0;
+  double ms = NAN;
+  std::string check = "-";
+  std::string error; // empty: ran
+};
+
+/// The error text of a CUDA status, with the sticky one cleared where it is not sticky.
+std::string cuda_error(char const* what, cudaError_t status) {
+  (void)cudaGetLastError();
+  return std::string(what) + ": " + cudaGetErrorName(status);
+}
+
+/// Poisons the output, runs `launch` once, checks the output against `reference` (or for NaN
+/// only, when it is null), then times it. `launch` returns the launch status; library calls
+/// throw rowfuse::error instead, which the caller reports.
+template <class Out, class Launch>
+void measure(Launch launch, Out* out, index_t n, void const* reference, outcome& o) {
+  cudaMemset(out, 0xff, std::size_t(n) * sizeof(Out)); // NaN in fp32, fp16, bf16 and e4m3
+  cudaError_t status = launch();
+  if (status == cudaSuccess)
+    status = cudaDeviceSynchronize();
+  if (status != cudaSuccess) {
+    o.error = cuda_error("launch", status);
+    return;
+  }
+  o.check = check_output(out, reference, n);
+  double const ms = time_ms(launch);
+  status = cudaDeviceSynchronize();
+  if (status == cudaSuccess)
+    status = cudaGetLastError();
+  if (status != cudaSuccess)
+    o.error = cuda_error("timed runs", status);
+  else
+    o.ms = ms;
+}
+
+/// What launch.cuh's kernel cache does before a launch: opts the kernel in to the device's
+/// shared memory when it has dynamic shared memory, and asks how many of its blocks an SM holds.
+template <class Kernel>
+bool prepare(Kernel kernel, int block_threads, int dynamic_smem, outcome& o) {
+  cudaFuncAttributes attributes{};
+  if (cudaError_t const e = cudaFuncGetAttributes(&attributes, kernel); e != cudaSuccess) {
+    o.error = cuda_error("cudaFuncGetAttributes", e);
+    return false;
+  }
+  o.regs = attributes.numRegs;
+  o.local_bytes = int(attributes.localSizeBytes);
+  if (dynamic_smem > 0) {
+    int const room = mem.smem_optin - int(attributes.sharedSizeBytes);
+    if (dynamic_smem > room) {
+      o.error = "staging " + std::to_string(dynamic_smem) + " B > " + std::to_string(room) +
+                " B of shared memory left to a block";
+      return false;
+    }
+    if (cudaError_t const e =
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, room);
+        e != cudaSuccess) {
+      o.error = cuda_error("cudaFuncSetAttribute", e);
+      return false;
+    }
+  }
+  if (cudaError_t const e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &o.blocks_per_sm, kernel, block_threads, std::size_t(dynamic_smem));
+      e != cudaSuccess) {
+    o.error = cuda_error("cudaOccupancyMaxActiveBlocksPerMultiprocessor", e);
+    return false;
+  }
+  if (o.blocks_per_sm == 0) {
+    o.error = "no block can be resident";
+    return false;
+  }
+  return true;
+}
+
+/// "group P2 B256 staged persist min1": rows in a group of lanes or the whole block, packs a
+/// thread, threads a block, cp.async staging, grid, __launch_bounds__' min blocks an SM.
+std::string shape_name(bool whole_block, int packs, int threads, bool staged, bool persistent,
+                       int min_blocks) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%s P%d B%d %s %s min%d", whole_block ? "block" : "group", packs,
+                threads, staged ? "staged" : "direct", persistent ? "persist" : "tiles",
+                min_blocks);
+  return text;
+}
+
+template <class Config> std::string config_name(bool persistent) {
+  return shape_name(Config::whole_block, Config::packs, Config::block_threads,
+                    Config::template staged<T>, persistent, Config::min_blocks_per_sm);
+}
+
+/// Launches register_kernel<Config> over the bound expressions with launch.cuh's grid: one
+/// block a tile of rows (one row for whole-block rows, block_threads / group for group rows,
+/// the group the plan's: the fewest lanes, a power of two up to 32, that hold the row), or with
+/// `persistent` at most the resident blocks, which loop over the tiles. Timed when `timed`;
+/// otherwise run once (the survey's reference).
+template <class Config, class Op, class Load, class Store>
+outcome run_register(Op const& op, Load const& load, Store const& store, bool persistent,
+                     void const* reference, bool timed = true) {
+  static_assert(Config::pack == pack && Config::cluster_blocks == 1);
+  constexpr int packs = Config::packs, threads = Config::block_threads;
+  using Out = typename Store::element_type;
+  outcome o;
+  index_t const rows = load.input.rows, cols = load.input.cols;
+  index_t const capacity = index_t(Config::whole_block ? threads : 32) * packs * pack;
+  if (capacity < cols) {
+    o.error = "the shape holds " + std::to_string(capacity) + " columns";
+    return o;
+  }
+  int group = threads;
+  if (!Config::whole_block) {
+    index_t const packs_in_row = (cols + pack - 1) / pack;
+    group = 1;
+    while (group < 32 && index_t(group) * packs < packs_in_row)
+      group *= 2;
+  }
+  int group_log2 = 0;
+  while ((1 << group_log2) < group)
+    ++group_log2;
+  index_t const rows_per_block = Config::whole_block ? 1 : threads / group;
+
+  auto const kernel = rf::engine::register_kernel<Config, Op, Load, Store>;
+  int const smem = Config::template staging_bytes<typename Load::element_type>;
+  if (!prepare(kernel, threads, smem, o))
+    return o;
+  index_t const tiles = (rows + rows_per_block - 1) / rows_per_block;
+  index_t const resident = index_t(o.blocks_per_sm) * mem.sms;
+  o.grid = std::min(persistent ? std::min(tiles, resident) : tiles, (index_t(1) << 31) - 1);
+
+  cudaLaunchConfig_t launch{};
+  launch.gridDim = dim3(unsigned(o.grid));
+  launch.blockDim = dim3(unsigned(threads));
+  launch.dynamicSmemBytes = std::size_t(smem);
+  auto const run = [&] {
+    return cudaLaunchKernelEx(&launch, kernel, op, load, store, rows, cols, group_log2);
+  };
+  Out* const out = store.output.data;
+  if (timed) {
+    measure(run, out, rows * cols, reference, o);
+  } else {
+    cudaMemset(out, 0xff, std::size_t(rows * cols) * sizeof(Out));
+    cudaError_t status = run();
+    if (status == cudaSuccess)
+      status = cudaDeviceSynchronize();
+    if (status != cudaSuccess)
+      o.error = cuda_error("launch", status);
+  }
+  return o;
+}
+
+// ---- a width's cases and its lines ------------------------------------------------------------
+
+struct width_case {
+  index_t rows, cols;
+  std::map<std::size_t, double> copy_ms; // by bytes, measured in this width's run
+};
+
+/// ms of a device-to-device copy of `bytes` (it reads and writes them: 2 * bytes moved).
+double copy_ms(width_case& w, std::size_t bytes) {
+  auto const found = w.copy_ms.find(bytes);
+  if (found != w.copy_ms.end())
+    return found->second;
+  double const ms = time_ms(
+      [&] { cudaMemcpyAsync(mem.copy_to, mem.copy_from, bytes, cudaMemcpyDeviceToDevice); });
+  w.copy_ms.emplace(bytes, ms);
+  return ms;
+}
+
+/// CSV fields hold no commas or line breaks.
+std::string field(std::string text) {
+  for (char& c : text)
+    if (c == ',' || c == '\n')
+      c = ';';
+  return text;
+}
+
+void print_header() {
+  std::printf("pipeline,dtype,cols,variant,shape,regs,blocks_per_sm,ratio_to_copy,rows,local_bytes,"
+              "grid,counted_bytes,ms,copy_ms,check,error\n");
+}
+
+/// One line. Counted bytes as rowfuse-bench counts them (full-size inputs read once, outputs
+/// written once); the copy moves as many (it reads and writes half of them), so the ratio to
+/// copy is the copy's time over the case's.
+void print_line(width_case& w, char const* variant, std::string const& shape,
+                double bytes_per_element, outcome const& o) {
+  double const counted = double(w.rows) * double(w.cols) * bytes_per_element;
+  double const copy = copy_ms(w, std::size_t(counted / 2));
+  std::printf("%s,%s,%ld,%s,%s,%d,%d,", pipeline_name[int(pipeline)], dtype_name, long(w.cols),
+              variant, field(shape).c_str(), o.regs, o.blocks_per_sm);
+  if (o.error.empty())
+    std::printf("%.4f", copy / o.ms);
+  else
+    std::printf("error");
+  std::printf(",%ld,%d,%ld,%.0f,", long(w.rows), o.local_bytes, long(o.grid), counted);
+  if (o.error.empty())
+    std::printf("%.5f", o.ms);
+  std::printf(",%.5f,%s,%s\n", copy, field(o.check).c_str(), field(o.error).c_str());
+  std::fflush(stdout);
+}
+
+// ---- the pipelines ----------------------------------------------------------------------------
+
+template <class Op, class Load, class Store> struct chain {
+  Op op;
+  Load load;   // unbound, as a user writes it
+  Store store; // unbound
+  double bytes_per_element;
+};
+template <class Op, class Load, class Store>
+chain<Op, Load, Store> make_chain(Op const& op, Load const& load, Store const& store,
+                                  double bytes_per_element) {
+  return {op, load, store, bytes_per_element};
+}
+
+template <class Out> Out* output() {
+  return static_cast<Out*>(mem.y);
+}
+auto input(width_case const& w) {
+  return rf::load(static_cast<T const*>(mem.x), w.rows, w.cols);
+}
+rf::dropout_node dropout() {
+  return rf::dropout(bench::dropout_p, bench::dropout_seed, bench::dropout_offset);
+}
+/// The op rf::softmax runs for this store expression.
+template <class Store> auto softmax_op(Store const&) {
+  return rf::op::softmax<false, rf::detail::accurate_exp<Store>>{};
+}
+/// The op rf::layernorm(load, store, rf::affine(gamma, beta), eps) runs.
+auto layernorm_op(index_t cols) {
+  auto const affine = rf::affine(static_cast<T const*>(mem.gamma), static_cast<T const*>(mem.beta))
+                          .bind("rf::layernorm", cols);
+  return rf::op::layernorm<std::remove_const_t<decltype(affine)>>{affine, bench::layernorm_eps, {}};
+}
+
+/// The pipeline as bench/pipelines.cuh spells it.
+template <pipeline_kind K> auto full_chain(width_case const& w) {
+  auto const x = input(w);
+  if constexpr (K == pipeline_kind::attention) {
+    auto const store = rf::store(output<T>()) | dropout();
+    return make_chain(softmax_op(store),
+                      x | rf::scale(bench::attention_scale) | rf::causal_mask(w.cols), store,
+                      2 * element_bytes);
+  } else if constexpr (K == pipeline_kind::residual || K == pipeline_kind::residual_tee) {
+    auto const sum = x | rf::bias(static_cast<T const*>(mem.bias)) | dropout() |
+                     rf::add(static_cast<T const*>(mem.residual));
+    if constexpr (K == pipeline_kind::residual)
+      return make_chain(layernorm_op(w.cols), sum, rf::store(output<T>()), 3 * element_bytes);
+    else
+      return make_chain(layernorm_op(w.cols), sum | rf::tee(mem.h), rf::store(output<T>()),
+                        4 * element_bytes);
+  } else {
+    return make_chain(layernorm_op(w.cols), x,
+                      rf::store(output<fp8>()) | rf::cast<fp8>(bench::fp8_scale, mem.amax),
+                      element_bytes + 1);
+  }
+}
+
+/// The library call of the full chain, as the bench makes it. The cols_range only bounds the
+/// kernels it compiles (those these widths can plan); choose_plan never sees it, so the plan is
+/// the bench's.
+template <pipeline_kind K, class Chain>
+rf::plan library_call(Chain const& c, rf::launch_options const& options) {
+  if constexpr (K == pipeline_kind::attention)
+    return rf::softmax<rf::cols_range{narrowest, widest}>(c.load, c.store, nullptr, options);
+  else
+    return rf::layernorm<rf::cols_range{narrowest, widest}>(
+        c.load, c.store,
+        rf::affine(static_cast<T const*>(mem.gamma), static_cast<T const*>(mem.beta)),
+        bench::layernorm_eps, nullptr, {}, options);
+}
+
+/// Each ablation of the pipeline, a chain at a time: `run(variant, chain)`.
+template <pipeline_kind K, class Run> void ablations(width_case const& w, Run run) {
+  auto const x = input(w);
+  auto const plain = rf::store(output<T>());
+  auto const bias = rf::bias(static_cast<T const*>(mem.bias));
+  auto const residual = rf::add(static_cast<T const*>(mem.residual));
+  auto const tee = rf::tee(mem.h);
+  auto const norm = layernorm_op(w.cols);
+  if constexpr (K == pipeline_kind::attention) {
+    auto const dropped = plain | dropout();
+    auto const scaled = x | rf::scale(bench::attention_scale);
+    run("no_dropout",
+        make_chain(softmax_op(plain), scaled | rf::causal_mask(w.cols), plain, 2 * element_bytes));
+    run("no_mask", make_chain(softmax_op(dropped), scaled, dropped, 2 * element_bytes));
+    run("no_scale_mask", make_chain(softmax_op(dropped), x, dropped, 2 * element_bytes));
+    run("plain_softmax", make_chain(softmax_op(plain), x, plain, 2 * element_bytes));
+  } else if constexpr (K == pipeline_kind::residual) {
+    run("no_dropout", make_chain(norm, x | bias | residual, plain, 3 * element_bytes));
+    run("no_bias", make_chain(norm, x | dropout() | residual, plain, 3 * element_bytes));
+    run("no_residual", make_chain(norm, x | bias | dropout(), plain, 2 * element_bytes));
+    run("no_operands", make_chain(norm, x | dropout(), plain, 2 * element_bytes));
+    run("plain_layernorm", make_chain(norm, x, plain, 2 * element_bytes));
+  } else if constexpr (K == pipeline_kind::residual_tee) {
+    run("no_tee", make_chain(norm, x | bias | dropout() | residual, plain, 3 * element_bytes));
+    run("no_dropout", make_chain(norm, x | bias | residual | tee, plain, 4 * element_bytes));
+    run("no_bias", make_chain(norm, x | dropout() | residual | tee, plain, 4 * element_bytes));
+    run("no_residual", make_chain(norm, x | bias | dropout() | tee, plain, 3 * element_bytes));
+    run("plain_layernorm", make_chain(norm, x, plain, 2 * element_bytes));
+  } else {
+    auto const to_fp8 = rf::store(output<fp8>());
+    run("no_amax",
+        make_chain(norm, x, to_fp8 | rf::cast<fp8>(bench::fp8_scale), element_bytes + 1));
+    run("scale1", make_chain(norm, x, to_fp8 | rf::cast<fp8>(1.0f, mem.amax), element_bytes + 1));
+    run("no_amax_scale1", make_chain(norm, x, to_fp8 | rf::cast<fp8>(), element_bytes + 1));
+    // The same scale and amax, rounding to the input type instead of fp8.
+    run("input_type_cast",
+        make_chain(norm, x, plain | rf::cast<T>(bench::fp8_scale, mem.amax), 2 * element_bytes));
+    run("plain_layernorm", make_chain(norm, x, plain, 2 * element_bytes));
+  }
+}
+
+// ---- the plan's shape -------------------------------------------------------------------------
+
+/// Runs `body(Config{}, persistent)` for row `shape` of the op's register-shape table, the
+/// Config launch_for_pack instantiates for it (so the kernel of the library's call is this one);
+/// rows that only narrower widths than this experiment's plan are left out. False when the row
+/// is not among those (the plan chose another engine).
+template <class Op, class Body> bool with_plan_config(int shape, Body&& body) {
+  static constexpr auto const& table = rf::detail::shape_table<T, pack, Op>();
+  bool found = false;
+  rf::detail::for_each_index<std::size(table)>([&](auto index) {
+    constexpr std::size_t I = decltype(index)::value;
+    if constexpr (table[I].max_cols >= narrowest && table[I].cluster_blocks == 1) {
+      if (shape == int(I)) {
+        found = true;
+        body(typename rf::detail::register_kernel_config<table, I, pack>::type{},
+             table[I].persistent);
+      }
+    }
+  });
+  return found;
+}
+
+/// The automatic plan for a chain, as run_op makes it (16-byte packs: every view is aligned and
+/// every width a multiple of the pack).
+template <class Chain> rf::plan plan_of(width_case const& w, Chain const&) {
+  using Op = decltype(Chain::op);
+  using Load = decltype(Chain::load);
+  return rf::detail::choose_plan(
+      Op::name, w.rows, w.cols, pack, rf::engine_kind::automatic, rf::current_device(),
+      rf::detail::register_shapes(int(sizeof(T)), pack, rf::engine::reads_columns<Op, pack>),
+      rf::engine::cache_element_bytes<Load>);
+}
+
+/// Runs a chain at the plan's shape (its table row's Config and grid) and prints its line;
+/// `reference` as for measure.
+template <class Chain>
+void at_plan_shape(width_case& w, rf::plan const& p, char const* variant, Chain const& c,
+                   void const* reference, bool timed = true) {
+  using Op = decltype(Chain::op);
+  outcome o;
+  std::string shape = "-";
+  try {
+    auto const load = rf::bind(c.load, Op::name);
+    auto const store = rf::bind(c.store, Op::name, w.rows, w.cols);
+    bool const found = with_plan_config<Op>(p.shape, [&](auto config, bool persistent) {
+      using Config = decltype(config);
+      shape = config_name<Config>(persistent);
+      o = run_register<Config>(c.op, load, store, persistent, reference, timed);
+    });
+    if (!found)
+      o.error = "the plan (" + rf::explain(p) + ") is not a register shape of this experiment";
+  } catch (std::exception const& e) {
+    o.error = e.what();
+  }
+  if (timed)
+    print_line(w, variant, shape, c.bytes_per_element, o);
+  else if (!o.error.empty())
+    print_line(w, variant, shape, c.bytes_per_element, o);
+}
+
+/// Half 0 at one width: the library call (whose output is the reference of planned_shape), the
+/// same kernel launched here, and the ablations.
+template <pipeline_kind K> void planned_and_ablations(width_case& w) {
+  auto const full = full_chain<K>(w);
+  using Op = decltype(full.op);
+  using Out = typename decltype(full.store)::element_type;
+  rf::plan p;
+  outcome o;
+  std::string shape = "-";
+  try {
+    p = library_call<K>(full, rf::launch_options{rf::engine_kind::automatic, 0, true});
+    o.grid = p.grid;
+    int min_blocks = 0;
+    // The kernel the plan names: its registers and occupancy.
+    bool const found = with_plan_config<Op>(p.shape, [&](auto config, bool) {
+      using Config = decltype(config);
+      using Load = decltype(rf::bind(full.load, Op::name));
+      using Store = decltype(rf::bind(full.store, Op::name, w.rows, w.cols));
+      min_blocks = Config::min_blocks_per_sm;
+      prepare(rf::engine::register_kernel<Config, Op, Load, Store>, Config::block_threads,
+              Config::template staging_bytes<T>, o);
+    });
+    shape = shape_name(p.engine == rf::engine_kind::block_rows, p.packs, p.block_threads, p.staged,
+                       p.persistent, min_blocks);
+    if (!found)
+      o.error = "the plan (" + rf::explain(p) + ") is not a register shape of this experiment";
+    else if (o.error.empty())
+      measure(
+          [&] {
+            library_call<K>(full, {});
+            return cudaSuccess;
+          },
+          output<Out>(), w.rows * w.cols, nullptr, o);
+  } catch (std::exception const& e) {
+    o.error = e.what();
+  }
+  print_line(w, "planned", shape, full.bytes_per_element, o);
+  bool const have_reference = o.error.empty();
+  if (have_reference)
+    cudaMemcpy(mem.reference, mem.y, std::size_t(w.rows * w.cols) * sizeof(Out),
+               cudaMemcpyDeviceToDevice);
+  at_plan_shape(w, p, "planned_shape", full, have_reference ? mem.reference : nullptr);
+  ablations<K>(
+      w, [&](char const* variant, auto const& c) { at_plan_shape(w, p, variant, c, nullptr); });
+}
+
+// ---- the survey -------------------------------------------------------------------------------
+
+/// A candidate shape: packs a thread, threads a block, whole-block rows (or a group of lanes),
+/// staged, __launch_bounds__' min blocks an SM.
+template <int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks = 1> struct shape {
+  static_assert(Threads * MinBlocks <= 2048, "an SM holds 2048 threads");
+};
+
+/// Half 1 at one width: the reference from the plan's shape (untimed), then every shape with
+/// one block a tile and with a persistent grid.
+template <pipeline_kind K, class... Shapes> void survey(index_t cols, Shapes...) {
+  width_case w{elements / cols, cols, {}};
+  auto const full = full_chain<K>(w);
+  using Op = decltype(full.op);
+  rf::plan p;
+  try {
+    p = plan_of(w, full);
+  } catch (std::exception const& e) {
+    outcome o;
+    o.error = e.what();
+    print_line(w, "survey", "-", full.bytes_per_element, o);
+    return;
+  }
+  at_plan_shape(w, p, "survey_reference", full, nullptr, false);
+  using Out = typename decltype(full.store)::element_type;
+  cudaMemcpy(mem.reference, mem.y, std::size_t(w.rows * w.cols) * sizeof(Out),
+             cudaMemcpyDeviceToDevice);
+  auto const load = rf::bind(full.load, Op::name);
+  auto const store = rf::bind(full.store, Op::name, w.rows, w.cols);
+  auto const one = [&]<int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks>(
+                       shape<Packs, Threads, WholeBlock, Staged, MinBlocks>) {
+    using Config =
+        rf::detail::register_config<pack, Packs, Threads, WholeBlock, Staged, 1, MinBlocks>;
+    for (bool persistent : {false, true})
+      print_line(w, "survey", config_name<Config>(persistent), full.bytes_per_element,
+                 run_register<Config>(full.op, load, store, persistent, mem.reference));
+  };
+  (one(Shapes{}), ...);
+}
+
+/// Shapes that hold each width (packs of 8): group rows to 1024 columns (32 lanes x P x 8),
+/// whole-block rows from 1024 with B x P x 8 = cols (P = 1 also at twice that: no more than
+/// half the threads idle), direct and staged, and min blocks 2 and 3 (a cap of 65536 /
+/// (B x min) registers) where that cap may bind. Each plan's shape (light_16bit and heavy_16bit)
+/// is among them.
+template <pipeline_kind K> void survey_all() {
+  constexpr bool d = false, st = true, g = false, b = true;
+  for (index_t cols : {128, 256})
+    survey<K>(cols, shape<1, 256, g, d>{}, shape<1, 256, g, st>{}, shape<2, 256, g, d>{},
+              shape<2, 256, g, st>{}, shape<4, 256, g, d>{}, shape<4, 256, g, st>{},
+              shape<1, 512, g, d>{}, shape<1, 512, g, st>{}, shape<2, 256, g, st, 3>{},
+              shape<1, 512, g, st, 2>{}, shape<1, 512, g, st, 3>{});
+  survey<K>(512, shape<2, 256, g, d>{}, shape<2, 256, g, st>{}, shape<4, 256, g, d>{},
+            shape<4, 256, g, st>{}, shape<2, 512, g, d>{}, shape<2, 512, g, st>{},
+            shape<4, 128, g, d>{}, shape<4, 128, g, st>{}, shape<2, 256, g, st, 3>{},
+            shape<2, 512, g, st, 2>{}, shape<2, 512, g, st, 3>{});
+  survey<K>(1024, shape<4, 128, g, d>{}, shape<4, 128, g, st>{}, shape<4, 256, g, d>{},
+            shape<4, 256, g, st>{}, shape<4, 512, g, d>{}, shape<4, 512, g, st>{},
+            shape<1, 128, b, d>{}, shape<1, 128, b, st>{}, shape<4, 256, g, st, 2>{},
+            shape<4, 256, g, st, 3>{}, shape<4, 512, g, st, 2>{});
+  survey<K>(2048, shape<1, 256, b, d>{}, shape<1, 256, b, st>{}, shape<2, 128, b, d>{},
+            shape<2, 128, b, st>{}, shape<1, 512, b, d>{}, shape<1, 512, b, st>{},
+            shape<1, 256, b, st, 3>{}, shape<1, 512, b, st, 2>{}, shape<1, 512, b, st, 3>{});
+  survey<K>(4096, shape<1, 512, b, d>{}, shape<1, 512, b, st>{}, shape<2, 256, b, d>{},
+            shape<2, 256, b, st>{}, shape<4, 128, b, d>{}, shape<4, 128, b, st>{},
+            shape<1, 1024, b, d>{}, shape<1, 1024, b, st>{}, shape<2, 256, b, st, 3>{},
+            shape<1, 512, b, st, 2>{}, shape<1, 512, b, st, 3>{}, shape<1, 1024, b, st, 2>{});
+  survey<K>(8192, shape<1, 1024, b, d>{}, shape<1, 1024, b, st>{}, shape<2, 512, b, d>{},
+            shape<2, 512, b, st>{}, shape<4, 256, b, d>{}, shape<4, 256, b, st>{},
+            shape<8, 128, b, d>{}, shape<8, 128, b, st>{}, shape<2, 512, b, st, 2>{},
+            shape<2, 512, b, st, 3>{}, shape<4, 256, b, st, 3>{}, shape<1, 1024, b, st, 2>{});
+  survey<K>(16384, shape<2, 1024, b, d>{}, shape<2, 1024, b, st>{}, shape<4, 512, b, d>{},
+            shape<4, 512, b, st>{}, shape<8, 256, b, d>{}, shape<8, 256, b, st>{},
+            shape<2, 1024, b, st, 2>{}, shape<4, 512, b, st, 2>{}, shape<4, 512, b, st, 3>{},
+            shape<8, 256, b, st, 3>{});
+  survey<K>(32768, shape<4, 1024, b, d>{}, shape<4, 1024, b, st>{}, shape<8, 512, b, d>{},
+            shape<8, 512, b, st>{}, shape<4, 1024, b, st, 2>{}, shape<8, 512, b, st, 2>{},
+            shape<8, 512, b, st, 3>{});
+}
+
+/// This part's half. Templates all the way down, so that the other half's kernels are not
+/// instantiated.
+template <bool Survey> void run_half() {
+  if constexpr (Survey) {
+    survey_all<pipeline>();
+  } else {
+    for (index_t cols = narrowest; cols <= widest; cols *= 2) {
+      width_case w{elements / cols, cols, {}};
+      planned_and_ablations<pipeline>(w);
+    }
+  }
+}
+
+/// cudaMalloc into `pointer`; false, with a message, when the device has no room.
+template <class Pointee> bool allocate(Pointee*& pointer, std::size_t bytes) {
+  void* allocation = nullptr;
+  if (cudaMalloc(&allocation, bytes) != cudaSuccess) {
+    std::fprintf(stderr, "pipeline_shapes: cudaMalloc of %zu bytes failed\n", bytes);
+    return false;
+  }
+  pointer = static_cast<Pointee*>(allocation);
+  return true;
+}
+
+} // namespace
+
+int main() {
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+    std::fprintf(stderr, "pipeline_shapes: no CUDA device\n");
+    return 2;
+  }
+  mem.sms = prop.multiProcessorCount;
+  cudaDeviceGetAttribute(&mem.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0);
+  std::fprintf(stderr, "pipeline_shapes part %d: %s, %d SMs\n", part, prop.name, mem.sms);
+
+  std::size_t const tensor = std::size_t(elements) * sizeof(T);
+  std::size_t const vector = std::size_t(widest) * sizeof(T);
+  bool const allocated = allocate(mem.x, tensor) && allocate(mem.residual, tensor) &&
+                         allocate(mem.h, tensor) && allocate(mem.bias, vector) &&
+                         allocate(mem.gamma, vector) && allocate(mem.beta, vector) &&
+                         allocate(mem.y, tensor) && allocate(mem.reference, tensor) &&
+                         allocate(mem.amax, sizeof(float)) && allocate(mem.copy_from, 2 * tensor) &&
+                         allocate(mem.copy_to, 2 * tensor) && allocate(mem.flush, flush_bytes) &&
+                         allocate(mem.counts, 3 * sizeof(unsigned long long));
+  if (!allocated)
+    return 1;
+  cudaEventCreate(&mem.start);
+  cudaEventCreate(&mem.stop);
+  cudaMemset(mem.amax, 0, sizeof(float));
+  cudaMemset(mem.copy_from, 0x3c, 2 * tensor);
+  fill<<<1024, 256>>>(mem.x, elements, -4.0f, 4.0f, 1);
+  fill<<<1024, 256>>>(mem.residual, elements, -4.0f, 4.0f, 2);
+  fill<<<64, 256>>>(mem.bias, widest, -0.5f, 0.5f, 3);
+  fill<<<64, 256>>>(mem.gamma, widest, 0.5f, 1.5f, 4);
+  fill<<<64, 256>>>(mem.beta, widest, -0.5f, 0.5f, 5);
+  if (cudaError_t const e = cudaDeviceSynchronize(); e != cudaSuccess) {
+    std::fprintf(stderr, "pipeline_shapes: setup failed: %s\n", cudaGetErrorString(e));
+    return 1;
+  }
+
+  print_header();
+  run_half<survey_half>();
+  return 0;
+}
