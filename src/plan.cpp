@@ -137,16 +137,29 @@ bool try_cluster(plan& p, index_t cols, int cache_bytes, device_info const& devi
   return true;
 }
 
+/// tuning::shapes_for's table for `family` at run time.
+template <int ElementBytes, int Pack>
+std::span<tuning::register_shape const> table_of(tuning::shape_family family) {
+  using tuning::shape_family;
+  using tuning::shapes_for;
+  switch (family) {
+  case shape_family::light:
+    return shapes_for<ElementBytes, Pack, shape_family::light>();
+  case shape_family::heavy:
+    return shapes_for<ElementBytes, Pack, shape_family::heavy>();
+  case shape_family::gradient:
+    break;
+  }
+  return shapes_for<ElementBytes, Pack, shape_family::gradient>();
+}
+
 } // namespace
 
-std::span<tuning::register_shape const> register_shapes(int element_bytes, int pack, bool heavy) {
-  using tuning::shapes_for;
-  using shapes = std::span<tuning::register_shape const>;
+std::span<tuning::register_shape const> register_shapes(int element_bytes, int pack,
+                                                        tuning::shape_family family) {
   if (element_bytes == 4)
-    return pack == 1 ? shapes(shapes_for<4, 1, false>()) : shapes(shapes_for<4, 4, false>());
-  if (pack == 1)
-    return heavy ? shapes(shapes_for<2, 1, true>()) : shapes(shapes_for<2, 1, false>());
-  return heavy ? shapes(shapes_for<2, 8, true>()) : shapes(shapes_for<2, 8, false>());
+    return pack == 1 ? table_of<4, 1>(family) : table_of<4, 4>(family);
+  return pack == 1 ? table_of<2, 1>(family) : table_of<2, 8>(family);
 }
 
 plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,

@@ -207,12 +207,13 @@ inline test::mismatch_report compare_sums(std::vector<float> const& got,
   return r;
 }
 
-/// Whether a forced engine can run `cols` at pack `pack` for a backward op: the heavy register
+/// Whether a forced engine can run `cols` at pack `pack` for a backward op: the gradient register
 /// shapes, and 8 bytes a cached column (two fp32 caches) in block_smem and block_cluster.
 inline bool engine_supports(rf::engine_kind kind, long cols, int pack, int element_bytes) {
   try {
-    rf::detail::choose_plan("probe", 1, cols, pack, kind, rf::current_device(),
-                            rf::detail::register_shapes(element_bytes, pack, true), 8, 8);
+    rf::detail::choose_plan(
+        "probe", 1, cols, pack, kind, rf::current_device(),
+        rf::detail::register_shapes(element_bytes, pack, rf::tuning::shape_family::gradient), 8, 8);
     return true;
   } catch (rf::error const&) {
     return false;
@@ -221,7 +222,7 @@ inline bool engine_supports(rf::engine_kind kind, long cols, int pack, int eleme
 
 /// Runs `launch(options)` (one call, checked, returning its rf::plan) with the automatic plan,
 /// then forcing every engine that can run `cols` at each pack width the views allow. Backward ops
-/// take the heavy register shapes (two streams a thread). `widest` is the pack the views allow,
+/// take the gradient register shapes (two streams a thread). `widest` is the pack the views allow,
 /// `element_bytes` the size of the input's elements.
 template <class Launch>
 void for_each_plan(long cols, int widest, int element_bytes, Launch&& launch) {

@@ -104,9 +104,10 @@ rf::device_info described_device(int cc) {
 std::string plan_error(rf::engine_kind kind, index_t cols, int pack, int cc = 90,
                        int element_bytes = 4, int cluster_cache_bytes = 4) {
   return test::error_message([&] {
-    rf::detail::choose_plan("rf::softmax", 2, cols, pack, kind, described_device(cc),
-                            rf::detail::register_shapes(element_bytes, pack, false),
-                            cluster_cache_bytes);
+    rf::detail::choose_plan(
+        "rf::softmax", 2, cols, pack, kind, described_device(cc),
+        rf::detail::register_shapes(element_bytes, pack, rf::tuning::shape_family::light),
+        cluster_cache_bytes);
   });
 }
 
@@ -513,9 +514,9 @@ TEST_CASE("L2: a forced cluster engine on a device below compute capability 9.0"
         "rowfuse: rf::softmax: engine block_cluster needs thread-block clusters (compute "
         "capability 9.0); device 0 has 80");
   // The automatic plan on such a device takes no cluster engine.
-  rf::plan const p =
-      rf::detail::choose_plan("rf::softmax", 2, 100000, 4, rf::engine_kind::automatic,
-                              described_device(80), rf::detail::register_shapes(4, 4, false));
+  rf::plan const p = rf::detail::choose_plan(
+      "rf::softmax", 2, 100000, 4, rf::engine_kind::automatic, described_device(80),
+      rf::detail::register_shapes(4, 4, rf::tuning::shape_family::light));
   CHECK(p.engine == rf::engine_kind::block_uncached);
 }
 

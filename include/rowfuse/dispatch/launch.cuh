@@ -44,15 +44,18 @@ namespace rowfuse::detail {
 /// for odd widths and pointers.
 template <class T> inline constexpr int widest_pack = int(16 / sizeof(T));
 
-/// Whether an op takes the heavy register shapes (tuning::shapes_for): it reads per-column
-/// operands (the norms' gamma and beta), or a second stream (a gradient_op), which doubles the
-/// values a thread holds.
+/// The register shapes an op takes (tuning::shapes_for): a gradient_op's own (it holds a second
+/// stream, which doubles the values a thread holds), the heavy ones for an op that reads
+/// per-column operands (the norms' gamma and beta), the light ones otherwise.
 template <class Op, int N>
-inline constexpr bool heavy_op = engine::reads_columns<Op, N> || engine::gradient_op<Op>;
+inline constexpr tuning::shape_family shape_family_of =
+    engine::gradient_op<Op>        ? tuning::shape_family::gradient
+    : engine::reads_columns<Op, N> ? tuning::shape_family::heavy
+                                   : tuning::shape_family::light;
 
 /// The register-shape table for inputs of T at packs of N, for `Op` (tuning::shapes_for).
 template <class T, int N, class Op> constexpr auto const& shape_table() {
-  return tuning::shapes_for<int(sizeof(T)), N, heavy_op<Op, N>>();
+  return tuning::shapes_for<int(sizeof(T)), N, shape_family_of<Op, N>>();
 }
 
 /// Whether table row I can plan a width inside Range: automatic plans take it for widths up to
@@ -237,7 +240,7 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
 
   int const pack = wide_ok ? wide : 1;
   plan p = choose_plan(Op::name, rows, cols, pack, options.engine, dev,
-                       register_shapes(int(sizeof(T)), pack, heavy_op<Op, wide>),
+                       register_shapes(int(sizeof(T)), pack, shape_family_of<Op, wide>),
                        engine::cluster_cache_bytes<Op, Load>,
                        int(sizeof(float)) * engine::cached_streams<Op>);
   if (p.engine == engine_kind::automatic)

@@ -72,9 +72,10 @@ device_info const& current_device();
 
 namespace detail {
 
-/// The register engine's shapes for inputs of `element_bytes` at `pack` elements a pack, for an
-/// op that reads per-column operands (`heavy`: the norms) or not (tuning.hpp's tables).
-std::span<tuning::register_shape const> register_shapes(int element_bytes, int pack, bool heavy);
+/// The register engine's shapes for inputs of `element_bytes` at `pack` elements a pack, for ops
+/// of `family` (tuning.hpp's tables).
+std::span<tuning::register_shape const> register_shapes(int element_bytes, int pack,
+                                                        tuning::shape_family family);
 
 /// Chooses engine, shape, packs per thread, group and block for `cols` with packs of `pack`
 /// elements, from `shapes` (register_shapes) for the register engines. Throws rowfuse::error
