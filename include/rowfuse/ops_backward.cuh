@@ -109,7 +109,11 @@ plan run_norm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
 
 /// dx, and optionally dgamma and dbeta, of layernorm: `x` the forward's input as a load
 /// expression (for the residual block, the tee'd pre-norm stream h = x + bias + residual, or the
-/// same load chain again), `dy` the incoming gradient (load expression), `dx` a store expression,
+/// same load chain again), `dy` the incoming gradient (load expression), `dx` a store expression
+/// (for the residual block's backward in this one call, the forward h = dropout(branch) +
+/// residual: rf::store(d_branch) | rf::tee(d_residual) | rf::dropout(p, seed, offset), the
+/// forward's load-side dropout replayed on the store side, whose mask is the same function of
+/// (seed, offset, row, col); or rf::apply_keep_mask(keep_mask, p) with the mask it stored),
 /// `affine` the forward's (rf::affine(gamma[, beta]), rf::zero_centered_gamma(gamma),
 /// rf::no_affine), `saved` the forward's mean and rstd (both needed), `grads` where dgamma and
 /// dbeta go (fp32 [cols]; nullptr skips one). dgamma and dbeta are the same bits on every run and
@@ -143,7 +147,8 @@ plan rmsnorm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx, A
 /// before any store-side dropout, as a load expression (rf::load(y, rows, cols[, ld]) and any
 /// load chain); `dy` the incoming gradient as a load expression, whose chain replays the
 /// forward's store-side dropout with a load-side rf::dropout(p, seed, offset) of the same seed and
-/// offset (its mask is a function of (seed, offset, row, col) alone); `dx` a store expression
+/// offset (its mask is a function of (seed, offset, row, col) alone), or applies the keep mask the
+/// forward stored with rf::apply_keep_mask(keep_mask, p) (the same bits); `dx` a store expression
 /// (rf::store(dx) | rf::scale(s) for a forward's load-side scale | rf::cast<T>() ...). Masked
 /// positions (y = 0) give dx = 0. One kernel; returns the plan.
 template <cols_range Range = any_cols, class LoadY, class LoadGrad, class StoreGrad>

@@ -184,6 +184,16 @@ TEST_CASE("S5: operand null with rows x cols > 0") {
       [](std::string const& op) {
         return "rowfuse: " + op + ": tee target is a null pointer with 3 x 4 elements";
       });
+  for_every_op(
+      b,
+      [&](int op) {
+        reference(op, load | rf::apply_keep_mask(static_cast<std::uint8_t const*>(nullptr), 0.1f),
+                  rf::store(b.out.data()));
+      },
+      [](std::string const& op) {
+        return "rowfuse: " + op +
+               ": apply_keep_mask keep_mask is a null pointer with 3 x 4 elements";
+      });
   // gamma: rf::affine(nullptr) and rf::zero_centered_gamma(nullptr); a null beta is "no beta".
   CHECK(test::error_message([&] {
           rf::reference::layernorm(load, rf::store(b.out.data()), rf::affine(none, b.a.data()),
@@ -244,6 +254,14 @@ TEST_CASE("S8: operand ld < cols") {
       },
       [](std::string const& op) {
         return "rowfuse: " + op + ": dropout keep_mask.ld = 5 must be >= cols = 6";
+      });
+  for_every_op(
+      b,
+      [&](int op) {
+        reference(op, load, rf::store(b.out.data()) | rf::apply_keep_mask(b.m.data(), 0.5f, 5));
+      },
+      [](std::string const& op) {
+        return "rowfuse: " + op + ": apply_keep_mask keep_mask.ld = 5 must be >= cols = 6";
       });
 }
 
@@ -422,6 +440,34 @@ TEST_CASE("P2: dropout p outside [0, 1), NaN or infinite, on either side") {
         b,
         [&, p = p](int op) {
           reference(op, rf::load(b.x.data(), 2, 3) | rf::dropout(p, 1), rf::store(b.out.data()));
+        },
+        expected);
+  }
+}
+
+TEST_CASE("P6: apply_keep_mask p outside [0, 1), NaN or infinite, on either side") {
+  buffers b(16);
+  for (auto [p, text] : {std::pair<float, char const*>{-0.1f, "-0.1"},
+                         {1.0f, "1"},
+                         {nan_f, "nan"},
+                         {inf_f, "inf"}}) {
+    CAPTURE(text);
+    std::string const value = text;
+    auto expected = [&](std::string const& op) {
+      return "rowfuse: " + op + ": apply_keep_mask p = " + value + " must be in [0, 1)";
+    };
+    for_every_op(
+        b,
+        [&, p = p](int op) {
+          reference(op, rf::load(b.x.data(), 2, 3),
+                    rf::store(b.out.data()) | rf::apply_keep_mask(b.m.data(), p));
+        },
+        expected);
+    for_every_op(
+        b,
+        [&, p = p](int op) {
+          reference(op, rf::load(b.x.data(), 2, 3) | rf::apply_keep_mask(b.m.data(), p),
+                    rf::store(b.out.data()));
         },
         expected);
   }
