@@ -103,18 +103,19 @@ bool try_register(plan& p, engine_kind kind, bool forced,
   return false;
 }
 
-std::size_t smem_row_bytes(index_t cols) {
-  return std::size_t(cols) * sizeof(float);
+/// block_smem's cache of one row at `cache_bytes` a column.
+std::size_t smem_row_bytes(index_t cols, int cache_bytes) {
+  return std::size_t(cols) * std::size_t(cache_bytes);
 }
 
-bool try_streaming(plan& p, index_t cols, bool cached, device_info const& device) {
-  if (cached &&
-      smem_row_bytes(cols) + tuning::streaming_reserved_smem > device.shared_memory_per_block_optin)
+bool try_streaming(plan& p, index_t cols, bool cached, int cache_bytes, device_info const& device) {
+  if (cached && smem_row_bytes(cols, cache_bytes) + tuning::streaming_reserved_smem >
+                    device.shared_memory_per_block_optin)
     return false;
   p.engine = cached ? engine_kind::block_smem : engine_kind::block_uncached;
   p.block_threads = p.group = tuning::streaming_block_threads;
   p.packs = 1;
-  p.dynamic_smem = cached ? smem_row_bytes(cols) : 0;
+  p.dynamic_smem = cached ? smem_row_bytes(cols, cache_bytes) : 0;
   return true;
 }
 
@@ -136,21 +137,34 @@ bool try_cluster(plan& p, index_t cols, int cache_bytes, device_info const& devi
   return true;
 }
 
+/// tuning::shapes_for's table for `family` at run time.
+template <int ElementBytes, int Pack>
+std::span<tuning::register_shape const> table_of(tuning::shape_family family) {
+  using tuning::shape_family;
+  using tuning::shapes_for;
+  switch (family) {
+  case shape_family::light:
+    return shapes_for<ElementBytes, Pack, shape_family::light>();
+  case shape_family::heavy:
+    return shapes_for<ElementBytes, Pack, shape_family::heavy>();
+  case shape_family::gradient:
+    break;
+  }
+  return shapes_for<ElementBytes, Pack, shape_family::gradient>();
+}
+
 } // namespace
 
-std::span<tuning::register_shape const> register_shapes(int element_bytes, int pack, bool heavy) {
-  using tuning::shapes_for;
-  using shapes = std::span<tuning::register_shape const>;
+std::span<tuning::register_shape const> register_shapes(int element_bytes, int pack,
+                                                        tuning::shape_family family) {
   if (element_bytes == 4)
-    return pack == 1 ? shapes(shapes_for<4, 1, false>()) : shapes(shapes_for<4, 4, false>());
-  if (pack == 1)
-    return heavy ? shapes(shapes_for<2, 1, true>()) : shapes(shapes_for<2, 1, false>());
-  return heavy ? shapes(shapes_for<2, 8, true>()) : shapes(shapes_for<2, 8, false>());
+    return pack == 1 ? table_of<4, 1>(family) : table_of<4, 4>(family);
+  return pack == 1 ? table_of<2, 1>(family) : table_of<2, 8>(family);
 }
 
 plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
                  device_info const& device, std::span<tuning::register_shape const> shapes,
-                 int cluster_cache_bytes) {
+                 int cluster_cache_bytes, int streaming_cache_bytes) {
   plan p;
   p.op = op;
   p.rows = rows;
@@ -166,9 +180,9 @@ plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_ki
     ok = try_register(p, engine_kind::warp_rows, false, shapes, device) ||
          try_register(p, engine_kind::block_rows, false, shapes, device) ||
          try_register(p, engine_kind::cluster_rows, false, shapes, device) ||
-         try_streaming(p, cols, true, device) ||
+         try_streaming(p, cols, true, streaming_cache_bytes, device) ||
          (cluster_cache_bytes < 4 && try_cluster(p, cols, cluster_cache_bytes, device)) ||
-         try_streaming(p, cols, false, device);
+         try_streaming(p, cols, false, streaming_cache_bytes, device);
     break;
   case engine_kind::warp_rows:
   case engine_kind::block_rows:
@@ -181,7 +195,7 @@ plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_ki
     ok = try_register(p, forced, true, shapes, device);
     break;
   case engine_kind::block_smem:
-    ok = try_streaming(p, cols, true, device);
+    ok = try_streaming(p, cols, true, streaming_cache_bytes, device);
     break;
   case engine_kind::block_cluster:
     if (device.compute_capability < 90)
@@ -192,7 +206,7 @@ plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_ki
     ok = try_cluster(p, cols, cluster_cache_bytes, device);
     break;
   case engine_kind::block_uncached:
-    ok = try_streaming(p, cols, false, device);
+    ok = try_streaming(p, cols, false, streaming_cache_bytes, device);
     break;
   }
   if (!ok) {
@@ -208,7 +222,7 @@ plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_ki
             ? widest_register_row
         : forced == engine_kind::block_cluster
             ? cluster_max_blocks * (optin - index_t(cluster_reserved_smem)) / cluster_cache_bytes
-            : (optin - tuning::streaming_reserved_smem) / 4;
+            : (optin - tuning::streaming_reserved_smem) / streaming_cache_bytes;
     fail(op, ": engine ", to_string(forced), " cannot run cols = ", cols, " with packs of ", pack,
          " (", to_string(forced), " holds at most ", most, " columns)");
   }

@@ -10,4 +10,5 @@
 #include "expr.hpp"
 #include "op/affine.hpp"
 #include "ops.cuh"
+#include "ops_backward.cuh"
 #include "version.hpp"

@@ -184,7 +184,9 @@ inline bool engine_supports(rf::engine_kind kind, long cols, int pack, bool heav
   try {
     int const element_bytes = pack == 4 ? 4 : 2; // 16-byte packs: 4 fp32 or 8 fp16/bf16
     rf::detail::choose_plan("probe", 1, cols, pack, kind, rf::current_device(),
-                            rf::detail::register_shapes(element_bytes, pack, heavy));
+                            rf::detail::register_shapes(element_bytes, pack,
+                                                        heavy ? rf::tuning::shape_family::heavy
+                                                              : rf::tuning::shape_family::light));
     return true;
   } catch (rf::error const&) {
     return false;

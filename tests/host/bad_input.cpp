@@ -104,9 +104,10 @@ rf::device_info described_device(int cc) {
 std::string plan_error(rf::engine_kind kind, index_t cols, int pack, int cc = 90,
                        int element_bytes = 4, int cluster_cache_bytes = 4) {
   return test::error_message([&] {
-    rf::detail::choose_plan("rf::softmax", 2, cols, pack, kind, described_device(cc),
-                            rf::detail::register_shapes(element_bytes, pack, false),
-                            cluster_cache_bytes);
+    rf::detail::choose_plan(
+        "rf::softmax", 2, cols, pack, kind, described_device(cc),
+        rf::detail::register_shapes(element_bytes, pack, rf::tuning::shape_family::light),
+        cluster_cache_bytes);
   });
 }
 
@@ -183,6 +184,16 @@ TEST_CASE("S5: operand null with rows x cols > 0") {
       [](std::string const& op) {
         return "rowfuse: " + op + ": tee target is a null pointer with 3 x 4 elements";
       });
+  for_every_op(
+      b,
+      [&](int op) {
+        reference(op, load | rf::apply_keep_mask(static_cast<std::uint8_t const*>(nullptr), 0.1f),
+                  rf::store(b.out.data()));
+      },
+      [](std::string const& op) {
+        return "rowfuse: " + op +
+               ": apply_keep_mask keep_mask is a null pointer with 3 x 4 elements";
+      });
   // gamma: rf::affine(nullptr) and rf::zero_centered_gamma(nullptr); a null beta is "no beta".
   CHECK(test::error_message([&] {
           rf::reference::layernorm(load, rf::store(b.out.data()), rf::affine(none, b.a.data()),
@@ -243,6 +254,14 @@ TEST_CASE("S8: operand ld < cols") {
       },
       [](std::string const& op) {
         return "rowfuse: " + op + ": dropout keep_mask.ld = 5 must be >= cols = 6";
+      });
+  for_every_op(
+      b,
+      [&](int op) {
+        reference(op, load, rf::store(b.out.data()) | rf::apply_keep_mask(b.m.data(), 0.5f, 5));
+      },
+      [](std::string const& op) {
+        return "rowfuse: " + op + ": apply_keep_mask keep_mask.ld = 5 must be >= cols = 6";
       });
 }
 
@@ -426,6 +445,34 @@ TEST_CASE("P2: dropout p outside [0, 1), NaN or infinite, on either side") {
   }
 }
 
+TEST_CASE("P6: apply_keep_mask p outside [0, 1), NaN or infinite, on either side") {
+  buffers b(16);
+  for (auto [p, text] : {std::pair<float, char const*>{-0.1f, "-0.1"},
+                         {1.0f, "1"},
+                         {nan_f, "nan"},
+                         {inf_f, "inf"}}) {
+    CAPTURE(text);
+    std::string const value = text;
+    auto expected = [&](std::string const& op) {
+      return "rowfuse: " + op + ": apply_keep_mask p = " + value + " must be in [0, 1)";
+    };
+    for_every_op(
+        b,
+        [&, p = p](int op) {
+          reference(op, rf::load(b.x.data(), 2, 3),
+                    rf::store(b.out.data()) | rf::apply_keep_mask(b.m.data(), p));
+        },
+        expected);
+    for_every_op(
+        b,
+        [&, p = p](int op) {
+          reference(op, rf::load(b.x.data(), 2, 3) | rf::apply_keep_mask(b.m.data(), p),
+                    rf::store(b.out.data()));
+        },
+        expected);
+  }
+}
+
 TEST_CASE("P3: cast scale <= 0, infinite or NaN") {
   buffers b(16);
   for (auto [s, text] :
@@ -513,9 +560,9 @@ TEST_CASE("L2: a forced cluster engine on a device below compute capability 9.0"
         "rowfuse: rf::softmax: engine block_cluster needs thread-block clusters (compute "
         "capability 9.0); device 0 has 80");
   // The automatic plan on such a device takes no cluster engine.
-  rf::plan const p =
-      rf::detail::choose_plan("rf::softmax", 2, 100000, 4, rf::engine_kind::automatic,
-                              described_device(80), rf::detail::register_shapes(4, 4, false));
+  rf::plan const p = rf::detail::choose_plan(
+      "rf::softmax", 2, 100000, 4, rf::engine_kind::automatic, described_device(80),
+      rf::detail::register_shapes(4, 4, rf::tuning::shape_family::light));
   CHECK(p.engine == rf::engine_kind::block_uncached);
 }
 

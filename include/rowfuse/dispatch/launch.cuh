@@ -44,9 +44,18 @@ namespace rowfuse::detail {
 /// for odd widths and pointers.
 template <class T> inline constexpr int widest_pack = int(16 / sizeof(T));
 
+/// The register shapes an op takes (tuning::shapes_for): a gradient_op's own (it holds a second
+/// stream, which doubles the values a thread holds), the heavy ones for an op that reads
+/// per-column operands (the norms' gamma and beta), the light ones otherwise.
+template <class Op, int N>
+inline constexpr tuning::shape_family shape_family_of =
+    engine::gradient_op<Op>        ? tuning::shape_family::gradient
+    : engine::reads_columns<Op, N> ? tuning::shape_family::heavy
+                                   : tuning::shape_family::light;
+
 /// The register-shape table for inputs of T at packs of N, for `Op` (tuning::shapes_for).
 template <class T, int N, class Op> constexpr auto const& shape_table() {
-  return tuning::shapes_for<int(sizeof(T)), N, engine::reads_columns<Op, N>>();
+  return tuning::shapes_for<int(sizeof(T)), N, shape_family_of<Op, N>>();
 }
 
 /// Whether table row I can plan a width inside Range: automatic plans take it for widths up to
@@ -113,8 +122,9 @@ void launch_register(plan& p, Op const& op, Load const& load, Store const& store
   auto kernel = engine::register_kernel<Config, Op, Load, Store>;
   p.staged = Config::template staged<T>;
   p.dynamic_smem = std::size_t(Config::template staging_bytes<T>);
+  // An ordered_rows_op's unit is a chunk of rows a group (block) walks (engine::chunk_walk).
   complete_grid(p, reinterpret_cast<void const*>(kernel),
-                Config::whole_block ? 1 : p.block_threads / p.group);
+                (Config::whole_block ? 1 : p.block_threads / p.group) * engine::rows_per_unit(op));
   if (dry_run)
     return;
   int group_log2 = 0;
@@ -128,7 +138,7 @@ void launch_streaming(plan& p, Op const& op, Load const& load, Store const& stor
                       cudaStream_t stream, bool dry_run) {
   auto kernel = engine::streaming_kernel<Config, Op, Load, Store>;
   p.persistent = true;
-  complete_grid(p, reinterpret_cast<void const*>(kernel), 1);
+  complete_grid(p, reinterpret_cast<void const*>(kernel), engine::rows_per_unit(op));
   if (!dry_run)
     launch(p, kernel, stream, op, load, store, p.rows, p.cols);
 }
@@ -138,7 +148,7 @@ void launch_streaming(plan& p, Op const& op, Load const& load, Store const& stor
 template <class Config, class Op, class Load, class Store>
 void launch_cluster(plan& p, Op const& op, Load const& load, Store const& store,
                     cudaStream_t stream, bool dry_run, index_t max_clusters = 0) {
-  constexpr int cache_bytes = engine::cache_element_bytes<Load>;
+  constexpr int cache_bytes = engine::cluster_cache_bytes<Op, Load>;
   auto kernel = engine::cluster_kernel<Config, Op, Load, Store>;
   p.pack = Config::pack;
   p.block_threads = Config::block_threads;
@@ -146,7 +156,7 @@ void launch_cluster(plan& p, Op const& op, Load const& load, Store const& store,
   p.group = Config::block_threads * Config::cluster_blocks;
   p.dynamic_smem = cluster_slice_bytes(p.cols, Config::cluster_blocks, p.pack, cache_bytes);
   p.persistent = true;
-  complete_grid(p, reinterpret_cast<void const*>(kernel), 1);
+  complete_grid(p, reinterpret_cast<void const*>(kernel), engine::rows_per_unit(op));
   if (max_clusters > 0)
     p.grid = std::min(p.grid, max_clusters * Config::cluster_blocks);
   if (!dry_run)
@@ -229,10 +239,10 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
          "] this call was compiled for");
 
   int const pack = wide_ok ? wide : 1;
-  constexpr bool heavy = engine::reads_columns<Op, wide>;
-  plan p =
-      choose_plan(Op::name, rows, cols, pack, options.engine, dev,
-                  register_shapes(int(sizeof(T)), pack, heavy), engine::cache_element_bytes<Load>);
+  plan p = choose_plan(Op::name, rows, cols, pack, options.engine, dev,
+                       register_shapes(int(sizeof(T)), pack, shape_family_of<Op, wide>),
+                       engine::cluster_cache_bytes<Op, Load>,
+                       int(sizeof(float)) * engine::cached_streams<Op>);
   if (p.engine == engine_kind::automatic)
     return p; // rows == 0 or cols == 0: nothing to do
 

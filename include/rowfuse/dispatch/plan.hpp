@@ -72,18 +72,21 @@ device_info const& current_device();
 
 namespace detail {
 
-/// The register engine's shapes for inputs of `element_bytes` at `pack` elements a pack, for an
-/// op that reads per-column operands (`heavy`: the norms) or not (tuning.hpp's tables).
-std::span<tuning::register_shape const> register_shapes(int element_bytes, int pack, bool heavy);
+/// The register engine's shapes for inputs of `element_bytes` at `pack` elements a pack, for ops
+/// of `family` (tuning.hpp's tables).
+std::span<tuning::register_shape const> register_shapes(int element_bytes, int pack,
+                                                        tuning::shape_family family);
 
 /// Chooses engine, shape, packs per thread, group and block for `cols` with packs of `pack`
 /// elements, from `shapes` (register_shapes) for the register engines. Throws rowfuse::error
 /// when `forced` names an engine that cannot run this width. `cluster_cache_bytes` is what
 /// block_cluster keeps a column in (4 for fp32; the input's size when the load chain is pure,
-/// see engine::caches_raw_input). Grid and shared memory are the launcher's (complete_plan).
+/// see engine::caches_raw_input; 8 for a gradient_op), `streaming_cache_bytes` what block_smem
+/// keeps one in (4; 8 for a gradient_op, engine::cached_streams). Grid and shared memory are the
+/// launcher's (complete_plan).
 plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
                  device_info const& device, std::span<tuning::register_shape const> shapes,
-                 int cluster_cache_bytes = 4);
+                 int cluster_cache_bytes = 4, int streaming_cache_bytes = 4);
 
 /// Throws rowfuse::error naming the op and shape if `status` (or the last launch) failed.
 void check_launch(cudaError_t status, plan const& p);

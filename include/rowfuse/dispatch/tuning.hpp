@@ -121,18 +121,88 @@ inline constexpr register_shape scalar_32bit[] = {
     {32768, 32, 1024, true, 1, true, true, 1}, // 0.780
 };
 
-/// The table for elements of `ElementBytes` at packs of `Pack` for `Heavy` ops (the norms, which
-/// also read gamma and beta) or light ones (softmax, log-softmax): the kernel table and the plan
-/// both take it from here.
-template <int ElementBytes, int Pack, bool Heavy> constexpr auto const& shapes_for() {
-  if constexpr (Pack == 1 && ElementBytes == 4)
+// The backward ops (gradient ops: a thread holds the input's values and the gradient's, twice a
+// forward op's) have tables of their own, not yet measured, chosen to avoid spills. ptxas -v
+// (sm_90, CUDA 13.0, softmax_backward and layernorm_backward with gamma and beta, fp16 and fp32)
+// on the forward tables' shapes: every 1024-thread shape spills under its 64-register cap (fp16
+// packs of 8, 2 x 1024: layernorm 188 bytes of stores; 4 x 1024: softmax 248, layernorm 628; fp32
+// 8 x 1024: 248, 680; fp32 8 x 512 clusters of 16 at 2 blocks an SM: 276, 752; single elements
+// 32 x 1024: fp16 436, 504, fp32 332, 520), and so do 512-thread shapes of 32 values a stream
+// under their 128-register cap (single elements 32 x 512: fp16 124, 108, fp32 4, 72; fp32 8 x 512:
+// layernorm 8). Shapes of at most 16 values a stream at 512 threads do not spill (layernorm fp16
+// 2 x 512: 122 registers; fp32 4 x 512: 121), nor 32 values at 256 threads or fewer (layernorm
+// fp32 8 x 256: 233). So the rows below keep the forward's shapes that do not spill and hold the
+// wider rows in clusters of 512-thread blocks at 16 values a stream; rows past 131072 fp32
+// columns, which no cluster of 16 blocks holds that way, go to the streaming engines. With these
+// tables no register kernel of the two ops spills (softmax / layernorm registers in the cluster
+// rows: fp16 2 x 512 72 / 122, fp32 4 x 512 80 / 124, single fp16 16 x 512 100 / 128, single fp32
+// 16 x 512 84 / 120).
+
+/// Backward ops over 16-bit inputs, packs of 8: heavy_16bit's shapes up to 8192 columns.
+inline constexpr register_shape gradient_16bit[] = {
+    {32, 2, 512, false, 1, true, true, 1},     {512, 2, 256, false, 1, true, true, 1},
+    {1024, 4, 128, false, 1, true, true, 1},   {2048, 1, 256, true, 1, true, true, 1},
+    {4096, 2, 256, true, 1, true, true, 1},    {8192, 2, 512, true, 1, true, true, 1},
+    {16384, 2, 512, true, 2, false, false, 1}, // layernorm: heavy_16bit's 2 x 1024 spills
+    {32768, 2, 512, true, 4, false, false, 1}, // 4 x 1024 spills
+};
+
+/// Backward ops over fp32 inputs, packs of 4: any_32bit's shapes up to 8192 and at 65536 and
+/// 131072 columns.
+inline constexpr register_shape gradient_32bit[] = {
+    {256, 2, 512, false, 1, false, false, 1},    {512, 4, 256, false, 1, true, false, 1},
+    {1024, 2, 128, true, 1, false, false, 1},    {2048, 2, 256, true, 1, false, false, 1},
+    {4096, 4, 256, true, 1, false, false, 1},    {8192, 4, 512, true, 1, false, false, 1},
+    {16384, 4, 512, true, 2, false, false, 1}, // any_32bit's 8 x 512 spills (layernorm)
+    {32768, 4, 512, true, 4, false, false, 1}, // 8 x 1024 spills
+    {65536, 8, 256, true, 8, false, false, 1}, // layernorm 233 registers
+    {131072, 8, 256, true, 16, false, false, 1},
+};
+
+/// Backward ops over single 16-bit elements: scalar_heavy_16bit's shapes up to 8192 columns.
+inline constexpr register_shape scalar_gradient_16bit[] = {
+    {32, 1, 128, false, 1, false, true, 1},     {256, 8, 128, false, 1, false, true, 1},
+    {1024, 16, 64, true, 1, false, true, 1},    {2048, 16, 128, true, 1, false, true, 1},
+    {8192, 16, 512, true, 1, false, true, 1},   // layernorm 128 registers
+    {16384, 16, 512, true, 2, false, false, 1}, // 32 x 512 spills
+    {32768, 16, 512, true, 4, false, false, 1}, // 32 x 1024 spills
+};
+
+/// Backward ops over single fp32 elements: scalar_32bit's shapes up to 8192 columns.
+inline constexpr register_shape scalar_gradient_32bit[] = {
+    {32, 1, 128, false, 1, false, true, 1},     {256, 8, 128, false, 1, false, true, 1},
+    {1024, 4, 256, true, 1, false, true, 1},    {2048, 16, 128, true, 1, true, false, 1},
+    {8192, 32, 256, true, 1, true, true, 1},    // layernorm 190 registers
+    {16384, 16, 512, true, 2, false, false, 1}, // 32 x 512 spills
+    {32768, 16, 512, true, 4, false, false, 1}, // 32 x 1024 spills
+};
+
+/// Which tables an op takes: `light` (softmax, log-softmax), `heavy` (the norms, which also read
+/// gamma and beta) or `gradient` (the backward ops, which hold two streams).
+enum class shape_family { light, heavy, gradient };
+
+/// The table for elements of `ElementBytes` at packs of `Pack` for ops of `Family`: the kernel
+/// table and the plan both take it from here.
+template <int ElementBytes, int Pack, shape_family Family> constexpr auto const& shapes_for() {
+  constexpr bool heavy = Family == shape_family::heavy;
+  if constexpr (Family == shape_family::gradient) {
+    if constexpr (Pack == 1 && ElementBytes == 4)
+      return scalar_gradient_32bit;
+    else if constexpr (Pack == 1)
+      return scalar_gradient_16bit;
+    else if constexpr (ElementBytes == 4)
+      return gradient_32bit;
+    else
+      return gradient_16bit;
+  } else if constexpr (Pack == 1 && ElementBytes == 4) {
     return scalar_32bit;
-  else if constexpr (Pack == 1)
-    return Heavy ? scalar_heavy_16bit : scalar_light_16bit;
-  else if constexpr (ElementBytes == 4)
+  } else if constexpr (Pack == 1) {
+    return heavy ? scalar_heavy_16bit : scalar_light_16bit;
+  } else if constexpr (ElementBytes == 4) {
     return any_32bit;
-  else
-    return Heavy ? heavy_16bit : light_16bit;
+  } else {
+    return heavy ? heavy_16bit : light_16bit;
+  }
 }
 
 /// Staging keeps two slots of the next row (one is read while the other fills) up to this many

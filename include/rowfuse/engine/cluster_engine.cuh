@@ -11,7 +11,8 @@
 //           statistics;
 //   pass 2: each block finishes its slice from its own shared memory and stores it.
 //
-// The cache holds one of two things (caches_raw_input):
+// The cache holds one of two things (caches_raw_input), and for a gradient_op (common.cuh) the
+// second: its prepared values, then its gradient's values in a second fp32 cache:
 //  - the raw input, when the load chain is pure (scale, causal_mask, user functors): copied
 //    global -> shared by cp.async with the whole slice in flight and no registers held, the
 //    next row's copies issued during this row's pass 2; the chain runs on both passes. fp16 and
@@ -105,8 +106,18 @@ template <class Load>
 using cache_element =
     std::conditional_t<caches_raw_input<Load>, typename Load::element_type, float>;
 
-/// Bytes of shared memory a cached column takes: what the plan passes to cluster_fits.
+/// Bytes of shared memory a cached column takes for a one-stream op.
 template <class Load> inline constexpr int cache_element_bytes = int(sizeof(cache_element<Load>));
+
+/// Whether cluster_kernel caches the raw input for `Op`: a gradient_op (common.cuh) caches the
+/// values its prepare made, fp32, and its gradient's after them in a second fp32 cache.
+template <class Op, class Load>
+inline constexpr bool caches_raw_for = caches_raw_input<Load> && !gradient_op<Op>;
+
+/// Bytes of shared memory a cached column takes for `Op`, every cache: what the plan passes to
+/// cluster_fits.
+template <class Op, class Load>
+inline constexpr int cluster_cache_bytes = gradient_op<Op> ? 8 : cache_element_bytes<Load>;
 
 /// A block's slice of the row in shared memory, pack p of the slice at a fixed place; each
 /// thread reads back only the packs it wrote.
@@ -183,13 +194,17 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   __trap();
 #else
   namespace cg = cooperative_groups;
+  // A gradient_op holds two streams: half the packs of each (ptxas, sm_90: 176 bytes spilled
+  // under the 64-register cap at the full unroll for an fp16 softmax backward).
+  constexpr int stream_divisor = gradient_op<Op> && Config::unroll > 1 ? 2 : 1;
   constexpr int N = Config::pack, B = Config::block_threads, C = Config::cluster_blocks,
-                U = Config::unroll, UL = Config::load_unroll;
+                U = Config::unroll / stream_divisor, UL = Config::load_unroll / stream_divisor;
   using T = typename Load::element_type;
-  using S = cache_element<Load>;
+  constexpr bool raw_cache = caches_raw_for<Op, Load>;
+  constexpr bool two_streams = gradient_op<Op>;
+  using S = std::conditional_t<raw_cache, T, float>;
   using partial = typename Op::partial;
   using block_reduce = cub::BlockReduce<partial, B>;
-  constexpr bool raw_cache = caches_raw_input<Load>;
   // Raw packs cp.async can move (4, 8, 16 bytes: not single fp16 elements) are copied straight
   // into the cache: no registers held while they fly, so a thread has its whole slice in flight
   // (262144 fp16 columns over 8 blocks of 512 threads: 8 x 16 bytes a thread, 128 KB per SM)
@@ -219,6 +234,10 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       std::max<index_t>(packs_in_row - index_t(rank) * slice_packs, 0), slice_packs));
   index_t const col_begin = index_t(rank) * slice_packs * N;
   slice_cache<N, S> const cache{reinterpret_cast<S*>(dynamic_shared), slice_packs};
+  // A gradient_op's gradient values, after the input's (both fp32: slice_packs * N * 4 bytes keeps
+  // the second cache's packs aligned).
+  [[maybe_unused]] slice_cache<N, float> const gradient_cache{
+      reinterpret_cast<float*>(dynamic_shared) + index_t(slice_packs) * N, slice_packs};
 
   // Lane r < C of every warp reads rank r's slot; mapped once, one pointer a lane.
   int const lane = int(threadIdx.x) % 32;
@@ -249,8 +268,24 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     }
   };
 
+  // Rows cluster_id, + clusters, ...; an ordered_rows_op's chunks instead, each by one cluster in
+  // row order (common.cuh, chunk_walk), whose rows increase with the step: the loop ends at the
+  // first row past the last, the same step in every block of the cluster.
+  [[maybe_unused]] chunk_walk walk{};
+  [[maybe_unused]] index_t step = 0;
+  if constexpr (ordered_rows_op<Op>) {
+    static_assert(!async_fill, "the copy of the next row assumes rows cluster_id + k * clusters");
+    walk = chunk_walk{cluster_id, clusters, op.chunk_log2()};
+  }
+  auto const next_row = [&](index_t row) {
+    if constexpr (ordered_rows_op<Op>)
+      return walk.row(++step);
+    else
+      return row + clusters;
+  };
   int parity = 0;
-  for (index_t row = cluster_id; row < rows; row += clusters, parity ^= 1) {
+  for (index_t row = ordered_rows_op<Op> ? walk.row(0) : cluster_id; row < rows;
+       row = next_row(row), parity ^= 1) {
     // ---- pass 1: the slice into the cache, and its partial --------------------------------
     partial part = op.identity();
     if constexpr (async_fill) {
@@ -281,6 +316,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         // All UL packs are loaded before any is used.
         [[maybe_unused]] T raw[UL][N];
         [[maybe_unused]] float v[UL][N];
+        [[maybe_unused]] float gv[two_streams ? UL : 1][N];
         ROWFUSE_UNROLL
         for (int u = 0; u < UL; ++u) {
           int const p = p0 + u * B;
@@ -288,6 +324,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
             index_t const col0 = col_begin + index_t(p) * N;
             if constexpr (raw_cache)
               detail::load_pack<N>(load.input.dense_row(row) + col0, raw[u]);
+            else if constexpr (two_streams)
+              load_pair<N>(op, load, row, col0, v[u], gv[u], load_ctx);
             else
               load.template load<N>(row, col0, v[u], load_ctx);
           }
@@ -296,6 +334,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         ROWFUSE_UNROLL
         for (int g = 0; g < UL; g += G) {
           float x[G * N];
+          [[maybe_unused]] float gx[two_streams ? G * N : 1];
           int valid = 0;
           ROWFUSE_UNROLL
           for (int u = g; u < g + G; ++u) {
@@ -309,15 +348,26 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
                 detail::apply_chain(load.nodes, v[u], row, col_begin + index_t(p) * N, load_ctx);
               } else {
                 cache.put(p, v[u]);
+                if constexpr (two_streams)
+                  gradient_cache.put(p, gv[u]);
               }
               valid = u - g + 1;
             }
             ROWFUSE_UNROLL
             for (int j = 0; j < N; ++j)
               x[(u - g) * N + j] = p < own_packs ? v[u][j] : 0.0f;
+            if constexpr (two_streams) {
+              ROWFUSE_UNROLL
+              for (int j = 0; j < N; ++j)
+                gx[(u - g) * N + j] = p < own_packs ? gv[u][j] : 0.0f;
+            }
           }
-          if (valid > 0)
-            part = op.merge(part, op.local(x, valid * N));
+          if (valid > 0) {
+            if constexpr (two_streams)
+              part = op.merge(part, op.local(x, gx, valid * N));
+            else
+              part = op.merge(part, op.local(x, valid * N));
+          }
         }
       }
     }
@@ -349,16 +399,24 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     // ---- pass 2: finish from the cache ----------------------------------------------------
     for (int p0 = int(threadIdx.x); p0 < own_packs; p0 += B * U) {
       float y[U][N];
+      [[maybe_unused]] float gy[two_streams ? U : 1][N];
       ROWFUSE_UNROLL
-      for (int u = 0; u < U; ++u)
-        if (p0 + u * B < own_packs)
+      for (int u = 0; u < U; ++u) {
+        if (p0 + u * B < own_packs) {
           cached_values(row, p0 + u * B, y[u]);
+          if constexpr (two_streams)
+            gradient_cache.get(p0 + u * B, gy[u]);
+        }
+      }
       ROWFUSE_UNROLL
       for (int u = 0; u < U; ++u) {
         int const p = p0 + u * B;
         if (p < own_packs) {
           index_t const col0 = col_begin + index_t(p) * N;
-          op.template finish<N>(y[u], stats, row, col0);
+          if constexpr (two_streams)
+            op.template finish<N>(y[u], gy[u], stats, row, col0);
+          else
+            op.template finish<N>(y[u], stats, row, col0);
           store.template store<N>(row, col0, y[u], store_ctx);
         }
       }

@@ -111,6 +111,81 @@ concept two_phase_op = requires(Op const& op, float (&v)[1]) {
   op.phase2(v, 1, op.phase1(v, 1), index_t(1));
 };
 
+/// Ops that read a second per-element stream besides their input (the backward ops: the incoming
+/// gradient dy). `Op::gradient_type` is its load expression and `op.gradient` the bound one. Every
+/// engine reads the gradient's packs, and its chain's operand packs, with the input's, before any
+/// arithmetic; runs its chain (its own draws: a dropout replayed on dy); and hands the op both
+/// value arrays, x (the input's) and g (the gradient's), through the one-phase protocol:
+///   prepare<N>(x, g, row, col0[, columns], emit)  once per pack after both chains; may rewrite
+///                                both. `emit` is false on a pass whose values are loaded again
+///                                later (block_uncached's statistics pass): per-element side
+///                                effects happen where it is true, once per element;
+///   local(x, g, n) -> partial;  merge;  finalize(partial, cols) -> stats;
+///   finish<N>(x, g, stats, row, col0)  x becomes the output.
+/// `columns` (the register engines, for an op with read_columns) are read_columns<N>(col0).
+/// Engines that cache the row (block_smem, block_cluster) cache x and g after prepare, each in its
+/// own fp32 cache.
+template <class Op>
+concept gradient_op = requires {
+  typename Op::gradient_type;
+};
+
+/// A gradient_op's values at (row, col0) for the engines that load pack by pack: the input's and
+/// the gradient's packs and every operand of both chains are loaded before either chain runs;
+/// then both chains, then op.prepare (with context.emit).
+template <int N, class Op, class Load>
+__device__ void load_pair(Op const& op, Load const& load, index_t row, index_t col0, float (&x)[N],
+                          float (&g)[N], load_context& context) {
+  typename Load::element_type raw[N];
+  load.template read_input<N>(row, col0, raw);
+  auto const reads = load.template read<N>(row, col0);
+  typename Op::gradient_type::element_type gradient_raw[N];
+  op.gradient.template read_input<N>(row, col0, gradient_raw);
+  auto const gradient_reads = op.gradient.template read<N>(row, col0);
+  load.template transform<N>(raw, row, col0, x, context, reads,
+                             load.template draw<N>(row, col0, context.cols));
+  op.gradient.template transform<N>(gradient_raw, row, col0, g, context, gradient_reads,
+                                    op.gradient.template draw<N>(row, col0, context.cols));
+  op.template prepare<N>(x, g, row, col0, context.emit);
+}
+
+/// Ops that accumulate across rows in an order fixed by the row index alone (the norm backward's
+/// dgamma and dbeta): `op.chunk_log2()` > 0 asks every engine to visit the rows in chunks of
+/// 2^chunk_log2 consecutive rows, each chunk by one row processor (a lane group, a block or a
+/// cluster) in increasing row order, and every element (row, c) of a chunk by the same thread.
+/// The op then sums its per-column terms in row order, whatever the engine (op/norm_backward.cuh).
+template <class Op>
+concept ordered_rows_op = requires(Op const& op) {
+  op.chunk_log2();
+};
+
+/// Where row processor `processor` of `processors` goes at its step k, for an ordered_rows_op:
+/// chunk processor + (k / R) * processors, its row k % R, R = 2^log2. A processor's rows increase
+/// with k, so an engine whose processor shares one row (a block, a cluster) stops at the first
+/// row past the last; one whose processors are lane groups of a block runs steps(rows) steps in
+/// every group, keeping shuffles and barriers uniform (a row past the last: nothing to do).
+struct chunk_walk {
+  index_t processor;
+  index_t processors;
+  int log2;
+
+  __device__ index_t row(index_t k) const {
+    return ((processor + (k >> log2) * processors) << log2) + (k & ((index_t(1) << log2) - 1));
+  }
+  __device__ index_t steps(index_t rows) const {
+    index_t const chunks = (rows + (index_t(1) << log2) - 1) >> log2;
+    return ((chunks + processors - 1) / processors) << log2;
+  }
+};
+
+/// Rows (2^chunk_log2) a row processor takes as one unit: 1 for the ops that do not order rows.
+template <class Op> __host__ __device__ index_t rows_per_unit(Op const& op) {
+  if constexpr (ordered_rows_op<Op>)
+    return index_t(1) << op.chunk_log2();
+  else
+    return 1;
+}
+
 /// Merges the partials of a whole block (CUB BlockReduce) and gives every thread the total.
 template <class Op, int BlockThreads> struct block_reducer {
   using partial = typename Op::partial;

@@ -57,12 +57,22 @@ template <class Op, int B, int C> struct reduce_storage<Op, B, C, true> {
 };
 
 /// Ops with per-column operands (the norms' gamma and beta) read them with `read_columns<N>(col0)`
-/// and take the result in finish / finish2.
+/// and take the result in finish / finish2 (a gradient_op: in prepare).
 template <class Op, int N, class = void> inline constexpr bool reads_columns = false;
 template <class Op, int N>
 inline constexpr bool reads_columns<
     Op, N, std::void_t<decltype(std::declval<Op const&>().template read_columns<N>(index_t(0)))>> =
     true;
+
+/// A gradient_op's second stream as the kernel holds it; a stand-in of no size for other ops.
+template <class Op, bool = gradient_op<Op>> struct second_stream {
+  using element_type = float;
+  template <int N> using reads_type = detail::no_state;
+};
+template <class Op> struct second_stream<Op, true> {
+  using element_type = typename Op::gradient_type::element_type;
+  template <int N> using reads_type = typename Op::gradient_type::template reads_type<N>;
+};
 
 template <class Op, int N, bool = reads_columns<Op, N>> struct column_packs {
   using type = detail::no_state;
@@ -98,6 +108,24 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   index_t const row_step = index_t(gridDim.x / C) * rows_per_block;
   index_t const first_row = index_t(blockIdx.x / C) * rows_per_block;
 
+  // Rows: tile first (a multiple of row_step past first_row) gives the group its row first +
+  // threadIdx.x / group. An ordered_rows_op walks chunks instead: the group (block, cluster) is
+  // row processor first_row + threadIdx.x / group of row_step, and its k-th step is the row
+  // chunk_walk names; the loop runs walk.steps(rows) steps in every block.
+  constexpr bool chunked = ordered_rows_op<Op>;
+  [[maybe_unused]] chunk_walk walk{};
+  index_t walk_end = rows;
+  if constexpr (chunked) {
+    walk = chunk_walk{first_row + int(threadIdx.x) / group, row_step, op.chunk_log2()};
+    walk_end = walk.steps(rows) * row_step;
+  }
+  auto const row_at = [&](index_t first, index_t step) {
+    if constexpr (chunked)
+      return walk.row(step);
+    else
+      return first + int(threadIdx.x) / group;
+  };
+
   // This lane's packs inside the row: a prefix of 0 .. P-1, the same for every row.
   int valid_packs = 0;
   ROWFUSE_UNROLL
@@ -128,7 +156,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
 
   // The op's per-column operands are the same for every row: where a thread holds few values
   // they are read once, before the first row's loads, and kept; elsewhere each pack's are read
-  // where it is finished (kept, they would cost more registers than the row's values).
+  // where it is finished (a gradient_op: prepared), since kept they would cost more registers
+  // than the row's values.
   constexpr bool columns_kept = reads_columns<Op, N> && P * N <= Config::kept_column_values;
   using columns_t = typename column_packs<Op, N>::type;
   [[maybe_unused]] columns_t kept_columns[columns_kept ? P : 1];
@@ -170,17 +199,26 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     }
   };
   if constexpr (staged)
-    stage_row(first_row + int(threadIdx.x) / group, 0);
+    stage_row(row_at(first_row, 0), 0);
 
-  for (index_t first = first_row; first < rows; first += row_step, buffer ^= 1) {
-    index_t const row = first + int(threadIdx.x) / group;
+  constexpr bool two_streams = gradient_op<Op>;
+  using gradient_element = typename second_stream<Op>::element_type;
+  index_t step = 0;
+  for (index_t first = first_row; first < walk_end; first += row_step, buffer ^= 1, ++step) {
+    index_t const row = row_at(first, step);
     bool const row_ok = row < rows;
+    auto const next_row = [&] {
+      if constexpr (chunked)
+        return row_at(first + row_step, step + 1);
+      else
+        return row + row_step;
+    };
     int const n = row_ok ? valid_packs * N : 0;
 
     int const slot = slots == 2 ? buffer : 0;
     if constexpr (slots == 2) {
-      stage_row(row + row_step, slot ^ 1); // that slot was read a row ago
-      detail::async_copy_wait<1>();        // this row's group has landed
+      stage_row(next_row(), slot ^ 1); // that slot was read a row ago
+      detail::async_copy_wait<1>();    // this row's group has landed
     } else if constexpr (slots == 1) {
       detail::async_copy_wait<0>();
     }
@@ -211,18 +249,45 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     for (int p = 0; p < P; ++p)
       if (row_ok && p < valid_packs)
         reads[p] = load.template read<N>(row, col_of(p));
+    // A gradient_op's second stream: its packs and its operands', issued here too.
+    [[maybe_unused]] gradient_element gradient_raw[two_streams ? P : 1][N];
+    [[maybe_unused]] typename second_stream<Op>::template reads_type<N>
+        gradient_reads[two_streams ? P : 1];
+    if constexpr (two_streams) {
+      ROWFUSE_UNROLL
+      for (int p = 0; p < P; ++p) {
+        if (row_ok && p < valid_packs) {
+          op.gradient.template read_input<N>(row, col_of(p), gradient_raw[p]);
+          gradient_reads[p] = op.gradient.template read<N>(row, col_of(p));
+        }
+      }
+    }
     // The store side's index-only work (dropout's Philox) runs while the input's load is in
     // flight where a lane holds one pack and nothing is staged; elsewhere after the statistics,
     // where drawing ahead would hold the draws in registers through the row (bench/NOTES.md).
     constexpr bool draw_store_ahead = !staged && P == 1;
     typename Store::template draws_type<N> store_draws[P];
     float v[P * N];
+    [[maybe_unused]] float g[two_streams ? P * N : 1]; // the gradient's values
     auto const transform_pack = [&](int p, input_t const(&raw)[N]) {
       if constexpr (draw_store_ahead)
         store_draws[p] = store.template draw<N>(row, col_of(p), cols);
       float x[N];
       load.template transform<N>(raw, row, col_of(p), x, load_ctx, reads[p],
                                  load.template draw<N>(row, col_of(p), cols));
+      if constexpr (two_streams) {
+        float gx[N];
+        op.gradient.template transform<N>(gradient_raw[p], row, col_of(p), gx, load_ctx,
+                                          gradient_reads[p],
+                                          op.gradient.template draw<N>(row, col_of(p), cols));
+        if constexpr (reads_columns<Op, N>)
+          op.template prepare<N>(x, gx, row, col_of(p), columns_of(p), true);
+        else
+          op.template prepare<N>(x, gx, row, col_of(p), true);
+        ROWFUSE_UNROLL
+        for (int j = 0; j < N; ++j)
+          g[p * N + j] = gx[j];
+      }
       ROWFUSE_UNROLL
       for (int j = 0; j < N; ++j)
         v[p * N + j] = x[j];
@@ -241,6 +306,11 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         ROWFUSE_UNROLL
         for (int j = 0; j < N; ++j)
           v[p * N + j] = 0.0f;
+        if constexpr (two_streams) {
+          ROWFUSE_UNROLL
+          for (int j = 0; j < N; ++j)
+            g[p * N + j] = 0.0f;
+        }
       }
     }
 
@@ -255,7 +325,15 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           ROWFUSE_UNROLL
           for (int j = 0; j < N; ++j)
             y[j] = v[p * N + j];
-          finish(y, col_of(p), columns_of(p));
+          if constexpr (two_streams) {
+            float gy[N];
+            ROWFUSE_UNROLL
+            for (int j = 0; j < N; ++j)
+              gy[j] = g[p * N + j];
+            op.template finish<N>(y, gy, stats, row, col_of(p));
+          } else {
+            finish(y, col_of(p), columns_of(p));
+          }
           if constexpr (draw_store_ahead)
             store.template store<N>(row, col_of(p), y, store_ctx, store_draws[p]);
           else
@@ -268,7 +346,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     // those reads have completed before the copies can land).
     auto const refill_single_slot = [&] {
       if constexpr (slots == 1)
-        stage_row(row + row_step, 0);
+        stage_row(next_row(), 0);
     };
     if constexpr (two_phase_op<Op>) {
       auto const first_total = reduce(
@@ -286,15 +364,22 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           op.template finish2<N>(y, stats, row, col0);
       });
     } else {
+      auto const local = [&] {
+        if constexpr (two_streams)
+          return op.local(v, g, n);
+        else
+          return op.local(v, n);
+      };
       auto const total = reduce(
-          op.local(v, n), [&](auto a, auto b) { return op.merge(a, b); }, shared.partials,
+          local(), [&](auto a, auto b) { return op.merge(a, b); }, shared.partials,
           shared.cluster_partials);
       refill_single_slot();
       auto const stats = op.finalize(total, cols);
+      // (A gradient_op's finish, which takes the gradient's values, runs in finish_row.)
       finish_row(stats, [&](float(&y)[N], index_t col0, columns_t const& columns) {
-        if constexpr (reads_columns<Op, N>)
+        if constexpr (reads_columns<Op, N> && !two_streams)
           op.template finish<N>(y, stats, row, col0, columns);
-        else
+        else if constexpr (!two_streams)
           op.template finish<N>(y, stats, row, col0);
       });
     }

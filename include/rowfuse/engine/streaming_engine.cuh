@@ -8,7 +8,9 @@
 //
 // The transformed row is cached rather than the raw input so that operands of the load chain
 // (a residual, a mask) are read once, as counted; the price is 4 bytes a column of shared
-// memory, which caps block_smem at about 56K columns on Hopper.
+// memory, which caps block_smem at about 56K columns on Hopper. A gradient_op (common.cuh)
+// caches its gradient's values too, 8 bytes a column; block_uncached loads both streams again
+// on its second pass, where prepare's side effects happen (emit).
 #pragma once
 
 #include "../detail/config.hpp"
@@ -26,37 +28,71 @@ template <int N, int BlockThreads, bool Cached> struct streaming_config {
   static constexpr int unroll = 4;
 };
 
+/// The fp32 caches block_smem keeps a row in: the input's values, and a gradient_op's gradient
+/// values after them (engine/common.cuh).
+template <class Op> inline constexpr int cached_streams = gradient_op<Op> ? 2 : 1;
+
 template <class Config, class Op, class Load, class Store>
 __global__ void __launch_bounds__(Config::block_threads)
     streaming_kernel(Op op, Load load, Store store, index_t rows, index_t cols) {
-  constexpr int N = Config::pack, B = Config::block_threads, U = Config::unroll;
+  constexpr bool two_streams = gradient_op<Op>;
+  // Two streams load half the packs of each per step: the same bytes in flight, and no spills
+  // (ptxas, sm_90: 220 bytes spilled at the full unroll for an fp16 softmax backward).
+  constexpr int N = Config::pack, B = Config::block_threads,
+                U = two_streams ? Config::unroll / 2 : Config::unroll;
   using partial = typename Op::partial;
   __shared__ typename block_reducer<Op, B>::TempStorage shared;
   extern __shared__ float4 dynamic_shared[];
   float* const cache = reinterpret_cast<float*>(dynamic_shared);
+  [[maybe_unused]] float* const gradient_cache = cache + cols;
 
   store_context<float> store_ctx{cols, 0.0f};
   index_t const stride = index_t(B) * N;
 
-  for (index_t row = blockIdx.x; row < rows; row += gridDim.x) {
+  // Rows blockIdx.x, + gridDim.x, ...; an ordered_rows_op's chunks instead, each by one block in
+  // row order (common.cuh, chunk_walk), whose rows increase with the step: the loop ends at the
+  // first row past the last.
+  [[maybe_unused]] chunk_walk walk{};
+  [[maybe_unused]] index_t step = 0;
+  if constexpr (ordered_rows_op<Op>)
+    walk = chunk_walk{blockIdx.x, gridDim.x, op.chunk_log2()};
+  auto const next_row = [&](index_t row) {
+    if constexpr (ordered_rows_op<Op>)
+      return walk.row(++step);
+    else
+      return row + gridDim.x;
+  };
+  for (index_t row = ordered_rows_op<Op> ? walk.row(0) : index_t(blockIdx.x); row < rows;
+       row = next_row(row)) {
     // Pass 1: statistics (and the cache).
     load_context stats_ctx{Config::cached, cols};
     partial part = op.identity();
     for (index_t base = index_t(threadIdx.x) * N; base < cols; base += stride * U) {
       float x[U][N];
+      [[maybe_unused]] float g[two_streams ? U : 1][N];
       ROWFUSE_UNROLL
       for (int u = 0; u < U; ++u) {
         index_t const col0 = base + u * stride;
-        if (col0 < cols)
-          load.template load<N>(row, col0, x[u], stats_ctx);
+        if (col0 < cols) {
+          if constexpr (two_streams)
+            load_pair<N>(op, load, row, col0, x[u], g[u], stats_ctx);
+          else
+            load.template load<N>(row, col0, x[u], stats_ctx);
+        }
       }
       ROWFUSE_UNROLL
       for (int u = 0; u < U; ++u) {
         index_t const col0 = base + u * stride;
         if (col0 < cols) {
-          part = op.merge(part, op.local(x[u], N));
-          if constexpr (Config::cached)
+          if constexpr (two_streams)
+            part = op.merge(part, op.local(x[u], g[u], N));
+          else
+            part = op.merge(part, op.local(x[u], N));
+          if constexpr (Config::cached) {
             detail::store_pack<N>(cache + col0, x[u]);
+            if constexpr (two_streams)
+              detail::store_pack<N>(gradient_cache + col0, g[u]);
+          }
         }
       }
     }
@@ -69,21 +105,30 @@ __global__ void __launch_bounds__(Config::block_threads)
     load_context output_ctx{true, cols};
     for (index_t base = index_t(threadIdx.x) * N; base < cols; base += stride * U) {
       float y[U][N];
+      [[maybe_unused]] float g[two_streams ? U : 1][N];
       ROWFUSE_UNROLL
       for (int u = 0; u < U; ++u) {
         index_t const col0 = base + u * stride;
         if (col0 < cols) {
-          if constexpr (Config::cached)
+          if constexpr (Config::cached) {
             detail::load_pack<N>(cache + col0, y[u]);
-          else
+            if constexpr (two_streams)
+              detail::load_pack<N>(gradient_cache + col0, g[u]);
+          } else if constexpr (two_streams) {
+            load_pair<N>(op, load, row, col0, y[u], g[u], output_ctx);
+          } else {
             load.template load<N>(row, col0, y[u], output_ctx);
+          }
         }
       }
       ROWFUSE_UNROLL
       for (int u = 0; u < U; ++u) {
         index_t const col0 = base + u * stride;
         if (col0 < cols) {
-          op.template finish<N>(y[u], stats, row, col0);
+          if constexpr (two_streams)
+            op.template finish<N>(y[u], g[u], stats, row, col0);
+          else
+            op.template finish<N>(y[u], stats, row, col0);
           store.template store<N>(row, col0, y[u], store_ctx);
         }
       }

@@ -205,7 +205,7 @@ template <class T, class... Nodes, class Next>
 constexpr auto operator|(store_expr<T, Nodes...> const& expr, Next const& next) {
   using node = typename detail::as_node<Next>::type;
   static_assert(node::store_side,
-                "rowfuse: this is a load transform (tee, bias, add, mask, causal_mask act on the "
+                "rowfuse: this is a load transform (bias, add, mask, causal_mask act on the "
                 "input before the reduction): pipe it into rf::load(...), not rf::store(...)");
   static_assert(!store_expr<T, Nodes...>::has_cast,
                 "rowfuse: rf::cast<T> must be the last store transform: nothing may follow the "

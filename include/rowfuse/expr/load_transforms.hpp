@@ -148,17 +148,21 @@ struct causal_mask_node : node_tag {
 };
 
 /// Writes the value as it is at this point of the chain to `target` (rounded to its type) and
-/// passes it on unchanged: the pre-norm residual stream h = x + bias + residual that a
-/// transformer block keeps, written by the same kernel that normalises it.
+/// passes it on unchanged. On the load side: the pre-norm residual stream h = x + bias + residual
+/// that a transformer block keeps, written by the same kernel that normalises it (only on the
+/// pass that emits: once per element). On the store side: the op's result at that point, e.g.
+/// softmax's y before a store-side dropout, which its backward reads
+/// (rf::store(P) | rf::tee(y) | rf::dropout(p, seed, offset)).
 template <class T> struct tee_node : node_tag {
-  static constexpr bool load_side = true, store_side = false;
+  static constexpr bool load_side = true, store_side = true;
   static constexpr char const* name = "tee";
   view<T> target;
 
-  template <int N, class V>
-  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, load_context& context) const {
-    if (!context.emit)
-      return;
+  template <int N, class V, class Context>
+  ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context) const {
+    if constexpr (requires { context.emit; })
+      if (!context.emit)
+        return;
     T out[N];
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)

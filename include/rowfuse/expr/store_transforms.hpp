@@ -1,4 +1,5 @@
-// Store transforms: element-wise steps between the op's result and the global store.
+// Store transforms: element-wise steps between the op's result and the global store (dropout and
+// apply_keep_mask also act on the input, on the load side).
 #pragma once
 
 #include <cmath>
@@ -10,10 +11,22 @@
 #include "../detail/philox.hpp"
 #include "../detail/vector_io.hpp"
 #include "../error.hpp"
+#include "load_transforms.hpp"
 #include "node.hpp"
 #include "view.hpp"
 
 namespace rowfuse {
+
+namespace detail {
+
+/// The factor 1 / (1 - p) a kept element is multiplied by in kernels: rf::dropout and
+/// rf::apply_keep_mask take the same float, so that a stored mask reproduces the replayed one
+/// bit for bit. (The host reference computes it in double.)
+inline float inverted_dropout_scale(float p) {
+  return float(1.0 / (1.0 - double(p)));
+}
+
+} // namespace detail
 
 /// Inverted dropout with an in-kernel counter-based generator. Element i = row * cols + col
 /// (64-bit) draws the 16-bit number u = half i % 2 (0: low 16 bits, 1: high) of word (i % 8) / 2
@@ -169,7 +182,7 @@ struct dropout_node : node_tag {
     dropout_node bound = *this;
     // Nearest multiple of 2^-16 (ties up); p just below 1 rounds to 65536: nothing is kept.
     bound.threshold = std::uint32_t(std::floor(double(p) * 65536.0 + 0.5));
-    bound.keep_scale = float(1.0 / (1.0 - double(p)));
+    bound.keep_scale = detail::inverted_dropout_scale(p);
     bound.keys = detail::philox_key_schedule(seed);
     if (keep_mask.data != nullptr)
       bound.keep_mask = keep_mask.bind(where, "dropout keep_mask", rows, cols);
@@ -179,6 +192,45 @@ struct dropout_node : node_tag {
     return keep_mask.data == nullptr ||
            keep_mask.aligned_to(detail::pack_alignment<std::uint8_t, N>);
   }
+};
+
+/// Inverted dropout with a stored keep mask: element (row, col) is multiplied by 1 / (1 - p)
+/// where keep_mask(row, col) is nonzero and becomes 0 where it is 0. The mask is what
+/// rf::dropout(p, seed, offset, keep_mask) wrote in the forward (1 kept, 0 dropped), so a
+/// backward can apply the forward's dropout to its gradient without replaying the generator:
+///   load side:  dy of a forward whose store side dropped (rf::load(dy, ...) |
+///   rf::apply_keep_mask(m, p)); store side: the gradient of a branch the forward dropped on its
+///   load side.
+/// Kept elements are scaled by the same float as rf::dropout's, and dropped ones become 0 whatever
+/// they held (inf and NaN included), so the result is rf::dropout's with the same decisions, bit
+/// for bit. The mask is read with the value's pack (one vector load of N bytes), in any layout a
+/// load operand may have (ld >= cols, a broadcast view).
+struct keep_mask_node : node_tag {
+  static constexpr bool load_side = true, store_side = true;
+  static constexpr char const* name = "apply_keep_mask";
+  view<std::uint8_t const> keep_mask;
+  float p;
+  float keep_scale = 1.0f; // set by bind: detail::inverted_dropout_scale(p)
+
+  template <int N> ROWFUSE_HD auto read(index_t row, index_t col0) const {
+    return detail::read_operand<N>(keep_mask, row, col0);
+  }
+  template <int N, class V, class Context, class Pack>
+  ROWFUSE_HD void apply(V (&x)[N], index_t, index_t, Context&, Pack const& keep) const {
+    // The host reference (V = double) scales in double, as rf::dropout's does.
+    V const scale = std::is_same_v<V, double> ? V(1) / (V(1) - V(p)) : V(keep_scale);
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      x[j] = keep.v[j] != 0 ? x[j] * scale : V(0);
+  }
+  keep_mask_node bind(char const* where, index_t rows, index_t cols) const {
+    detail::require(p >= 0.0f && p < 1.0f, where, "apply_keep_mask p", p, "must be in [0, 1)");
+    keep_mask_node bound = *this;
+    bound.keep_mask = keep_mask.bind(where, "apply_keep_mask keep_mask", rows, cols);
+    bound.keep_scale = detail::inverted_dropout_scale(p);
+    return bound;
+  }
+  template <int N> bool aligned_for_pack() const { return detail::view_allows_pack<N>(keep_mask); }
 };
 
 /// Rounds the result to T on the way out, after multiplying it by `scale` (fp8 recipes divide
@@ -226,6 +278,21 @@ template <class T> inline constexpr bool is_cast_node<cast_node<T>> = true;
 inline dropout_node dropout(float p, std::uint64_t seed, std::uint64_t offset = 0,
                             std::uint8_t* keep_mask = nullptr, index_t mask_ld = -1) {
   return {{}, p, seed, offset, dense(keep_mask, -1, -1, mask_ld)};
+}
+
+/// rf::apply_keep_mask(keep_mask, p[, ld]): the forward's dropout of probability p applied through
+/// the uint8 [rows, cols] mask it stored (row stride ld, cols unless given); or through a view
+/// (rf::dense with its own ld, rf::broadcast).
+constexpr keep_mask_node apply_keep_mask(std::uint8_t const* keep_mask, float p, index_t ld = -1) {
+  return {{}, dense(keep_mask, -1, -1, ld), p};
+}
+template <class M>
+requires std::is_same_v<std::remove_const_t<M>, std::uint8_t>
+constexpr keep_mask_node apply_keep_mask(view<M> keep_mask, float p) {
+  return {{},
+          view<std::uint8_t const>{keep_mask.data, keep_mask.rows, keep_mask.cols, keep_mask.ld,
+                                   keep_mask.map, keep_mask.broadcast_rows},
+          p};
 }
 
 template <element T>

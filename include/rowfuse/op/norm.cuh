@@ -70,28 +70,7 @@ __device__ void apply_affine(float (&y)[N], Affine const& affine, index_t col0) 
   apply_affine(y, affine, read_affine<N>(affine, col0));
 }
 
-/// The sum of term(i) over i in [0, K), in four interleaved running sums combined by pairs at
-/// the end: the rounding error grows with K / 4 + 2 additions instead of K, for three registers
-/// more than one running sum. (A full pairwise tree would hold K / 2 partial sums beside the
-/// row and spills the 32-value threads of 1024-thread blocks.)
-template <int K, class Term> __device__ __forceinline__ float interleaved_sum(Term term) {
-  constexpr int L = K < 4 ? K : 4;
-  float acc[L];
-  ROWFUSE_UNROLL
-  for (int l = 0; l < L; ++l)
-    acc[l] = term(l);
-  ROWFUSE_UNROLL
-  for (int i = L; i < K; ++i)
-    acc[i % L] += term(i);
-  if constexpr (L == 4)
-    return (acc[0] + acc[1]) + (acc[2] + acc[3]);
-  else if constexpr (L == 3)
-    return (acc[0] + acc[1]) + acc[2];
-  else if constexpr (L == 2)
-    return acc[0] + acc[1];
-  else
-    return acc[0];
-}
+using rowfuse::detail::interleaved_sum;
 
 } // namespace norm_detail
 

@@ -1,0 +1,177 @@
+// The backward passes of layernorm and rmsnorm as the engines see them: a gradient_op whose input
+// is the forward's input x and whose second stream is the incoming gradient dy, and an
+// ordered_rows_op when dgamma or dbeta are asked for (engine/common.cuh).
+#pragma once
+
+#include "../detail/config.hpp"
+#include "../detail/device_math.cuh"
+#include "../detail/vector_io.hpp"
+#include "../expr/expression.hpp"
+#include "affine.hpp"
+#include "norm.cuh"
+
+namespace rowfuse::op {
+
+/// Rows a chunk of dgamma / dbeta partials sums: 2^5 = 32. A constant of the op, not of the engine
+/// shape, so that every engine sums the same rows into each partial in the same order. The
+/// partials cost cols * 4 bytes a chunk and gradient: 1/(32 * 6) of the row traffic of 16-bit x,
+/// dy and dx (0.5 % each), 1/(32 * 12) for fp32.
+inline constexpr int norm_chunk_rows_log2 = 5;
+
+/// Centered: layernorm, x_hat = (x - mean) * rstd; otherwise rmsnorm, x_hat = x * rstd; mean and
+/// rstd are the forward's, saved per row. With g = gamma * dy (1 + gamma for a zero-centred gamma,
+/// 1 without affine):
+///   layernorm: dx = rstd * (g - mean(g) - x_hat * mean(g * x_hat))
+///   rmsnorm:   dx = rstd * (g - x_hat * mean(g * x_hat))
+/// Both means come from one reduction of two sums. prepare folds rstd into g (g' = rstd * g), so
+/// that dx = g' - mean(g') - x_hat * mean(g' * x_hat) needs no per-row value after it.
+///
+/// dgamma = sum over rows of dy * x_hat and dbeta = sum over rows of dy, deterministically (the
+/// same bits on every run and every engine): the rows fall into chunks of 2^norm_chunk_rows_log2
+/// consecutive rows, which every engine visits in row order, each element of a chunk by one thread
+/// (ordered_rows_op); prepare adds each element's term to its chunk's partial row in the workspace
+/// ([chunks, cols] fp32), the chunk's first row writing it, the others adding to what the same
+/// thread wrote: so partial[k][c] = (((t_32k + t_32k+1) + t_32k+2) + ...) in row order whatever
+/// the engine. A second kernel (engine/column_sum.cuh) sums the partials of each column in a fixed
+/// order. No atomics. x_hat and the terms are taken with explicitly rounded operations, which the
+/// compiler does not contract differently from one kernel to the next.
+///
+/// Precision: x_hat carries the forward's rounding of mean and rstd (fp32); the two sums are of
+/// O(|g'|) terms, interleaved within a thread and in trees across threads, so each output is
+/// within a few fp32 ulps of |g'| + |mean(g')| + |x_hat| |mean(g' x_hat)|.
+template <bool Centered, class Affine, class Gradient> struct norm_backward {
+  static constexpr char const* name = Centered ? "rf::layernorm_backward" : "rf::rmsnorm_backward";
+  using gradient_type = Gradient;
+  Gradient gradient;
+  Affine affine;
+  float const* mean;    // per row; layernorm only
+  float const* rstd;    // per row
+  float* partial_gamma; // [chunks, cols]; null: no dgamma
+  float* partial_beta;  // [chunks, cols]; null: no dbeta
+  int chunk_rows_log2;  // norm_chunk_rows_log2 with partials, 0 without (no order needed)
+  index_t cols;
+
+  struct partial {
+    float sum_g;  // of g'
+    float sum_gx; // of g' * x_hat
+  };
+  struct stats {
+    float mean_g;
+    float mean_gx;
+  };
+
+  __host__ __device__ int chunk_log2() const { return chunk_rows_log2; }
+
+  __device__ partial identity() const { return {0.0f, 0.0f}; }
+
+  /// gamma's (and beta's, unused) packs at col0, as the forward reads them.
+  template <int N> __device__ auto read_columns(index_t col0) const {
+    return norm_detail::read_affine<N>(affine, col0);
+  }
+
+  /// x becomes x_hat and dy becomes g' = rstd * gamma * dy, after dy * x_hat and dy have gone
+  /// into the chunk's partials (once per element: where emit is true).
+  template <int N, class Columns>
+  __device__ void prepare(float (&x)[N], float (&dy)[N], index_t row, index_t col0,
+                          Columns const& columns, bool emit) const {
+    float const r = rstd[row];
+    float const m = Centered ? mean[row] : 0.0f;
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      x[j] = Centered ? __fmul_rn(__fsub_rn(x[j], m), r) : __fmul_rn(x[j], r);
+    if (emit)
+      accumulate(x, dy, row, col0);
+    float g[N];
+    gamma_times(g, dy, columns);
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      dy[j] = g[j] * r;
+  }
+  template <int N>
+  __device__ void prepare(float (&x)[N], float (&dy)[N], index_t row, index_t col0,
+                          bool emit) const {
+    prepare(x, dy, row, col0, read_columns<N>(col0), emit);
+  }
+
+  template <int K>
+  __device__ partial local(float const (&x_hat)[K], float const (&g)[K], int n) const {
+    return {
+        rowfuse::detail::interleaved_sum<K>([&](int i) { return n == K || i < n ? g[i] : 0.0f; }),
+        rowfuse::detail::interleaved_sum<K>(
+            [&](int i) { return n == K || i < n ? g[i] * x_hat[i] : 0.0f; })};
+  }
+
+  __device__ partial merge(partial a, partial b) const {
+    return {a.sum_g + b.sum_g, a.sum_gx + b.sum_gx};
+  }
+
+  __device__ stats finalize(partial p, index_t n) const {
+    float const inv = __frcp_rn(float(n));
+    return {Centered ? p.sum_g * inv : 0.0f, p.sum_gx * inv};
+  }
+
+  /// x_hat becomes dx.
+  template <int N>
+  __device__ void finish(float (&x_hat)[N], float const (&g)[N], stats const& s, index_t,
+                         index_t) const {
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      x_hat[j] = fmaf(-x_hat[j], s.mean_gx, g[j] - s.mean_g);
+  }
+
+  template <int N> bool aligned_for_pack() const {
+    return gradient.input.aligned_to(
+               rowfuse::detail::pack_alignment<typename Gradient::element_type, N>) &&
+           chain_allows_pack<N>(gradient) && norm_detail::affine_allows_pack<N>(affine);
+  }
+
+  __device__ void save(index_t, stats const&) const {}
+
+private:
+  /// The chunk's partials at (row, col0 .. col0 + N): the chunk's first row writes them, the
+  /// others add to them (the same thread wrote them at the row before: see ordered_rows_op).
+  template <int N>
+  __device__ void accumulate(float const (&x_hat)[N], float const (&dy)[N], index_t row,
+                             index_t col0) const {
+    bool const first = (row & ((index_t(1) << chunk_rows_log2) - 1)) == 0;
+    index_t const at = (row >> chunk_rows_log2) * cols + col0;
+    if (partial_gamma != nullptr) {
+      float sums[N];
+      if (!first)
+        rowfuse::detail::load_pack<N>(partial_gamma + at, sums);
+      ROWFUSE_UNROLL
+      for (int j = 0; j < N; ++j)
+        sums[j] = first ? __fmul_rn(dy[j], x_hat[j]) : __fmaf_rn(dy[j], x_hat[j], sums[j]);
+      rowfuse::detail::store_pack<N>(partial_gamma + at, sums);
+    }
+    if (partial_beta != nullptr) {
+      float sums[N];
+      if (!first)
+        rowfuse::detail::load_pack<N>(partial_beta + at, sums);
+      ROWFUSE_UNROLL
+      for (int j = 0; j < N; ++j)
+        sums[j] = first ? dy[j] : __fadd_rn(sums[j], dy[j]);
+      rowfuse::detail::store_pack<N>(partial_beta + at, sums);
+    }
+  }
+
+  /// g = gamma * dy (dy + gamma * dy for a zero-centred gamma), or dy without affine.
+  template <int N, class G, class B>
+  __device__ void gamma_times(float (&g)[N], float const (&dy)[N],
+                              norm_detail::affine_packs<N, G, B> const& packs) const {
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j) {
+      float const gamma = rowfuse::detail::widen<float>(packs.gamma.v[j]);
+      g[j] = affine.zero_centered ? fmaf(gamma, dy[j], dy[j]) : gamma * dy[j];
+    }
+  }
+  template <int N>
+  __device__ void gamma_times(float (&g)[N], float const (&dy)[N],
+                              rowfuse::detail::no_state) const {
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      g[j] = dy[j];
+  }
+};
+
+} // namespace rowfuse::op

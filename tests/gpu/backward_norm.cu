@@ -1,0 +1,194 @@
+// layernorm and rmsnorm backward: every width of the grid, fp32/fp16/bf16 x, dy and dx (and
+// mixed), without affine, with gamma (and beta), with zero-centred gamma; dense and with
+// ld > cols and every view one element off its alignment; the automatic plan and every engine
+// forced. dx, dgamma and dbeta poisoned before every run and checked against the double
+// reference of backward_support.cuh; dgamma and dbeta must be the same bits on every engine and
+// pack path and on a second run of the automatic plan.
+#include <cstring>
+#include <span>
+
+#include "backward_support.cuh"
+
+namespace {
+
+constexpr long all_widths[] = {1,     2,     3,     7,     31,    32,     33,    127,
+                               128,   129,   511,   512,   513,   1000,   1023,  1024,
+                               1025,  2047,  2048,  2049,  4095,  4096,   4097,  8192,
+                               12288, 16384, 16385, 32768, 65536, 100003, 262144};
+constexpr long small_widths[] = {1, 7, 33, 128, 1000, 2049, 8192, 16385, 65536, 100003};
+
+std::span<long const> widths() {
+  if (test::small_mode())
+    return small_widths;
+  return all_widths;
+}
+
+/// Rows: enough for several 32-row chunks of dgamma partials, a last chunk cut short (rows not a
+/// multiple of 32), and ~2^20 elements at most.
+long rows_for(long cols) {
+  if (test::small_mode())
+    return std::max(2L, std::min(70L, (1L << 14) / cols));
+  return std::max(3L, std::min(3001L, (1L << 20) / cols));
+}
+
+struct layout {
+  long ld, offset;
+};
+
+enum class affine_kind { none, gamma_beta, gamma, zero_centered };
+
+template <class T, class Dist>
+void fill_view(std::vector<T>& v, long rows, long cols, long ld, long offset, std::mt19937& rng,
+               Dist dist) {
+  std::fill(v.begin(), v.end(), rf::detail::narrow<T>(std::nanf("")));
+  for (long i = 0; i < rows; ++i)
+    for (long j = 0; j < cols; ++j)
+      v[std::size_t(offset + i * ld + j)] = rf::detail::narrow<T>(dist(rng));
+}
+
+template <bool centered, class In, class Grad, class Out, class G>
+void check_case(affine_kind kind, long cols, layout l, std::mt19937& rng) {
+  long const rows = rows_for(cols);
+  CAPTURE(centered);
+  CAPTURE(int(kind));
+  CAPTURE(cols);
+  CAPTURE(rows);
+  CAPTURE(l.ld);
+  CAPTURE(l.offset);
+  std::size_t const size = std::size_t(l.offset + rows * l.ld);
+  test::mirrored<In> x(size);
+  test::mirrored<Grad> dy(size);
+  test::mirrored<Out> dx(size);
+  test::mirrored<G> gamma(std::size_t(l.offset + cols)), beta(std::size_t(l.offset + cols));
+  test::mirrored<float> mean(static_cast<std::size_t>(rows)), rstd(static_cast<std::size_t>(rows));
+  test::mirrored<float> dgamma(std::size_t(cols + 1)), dbeta(std::size_t(cols + 1));
+  fill_view(x.host, rows, cols, l.ld, l.offset, rng,
+            std::uniform_real_distribution<float>(-4.0f, 4.0f));
+  fill_view(dy.host, rows, cols, l.ld, l.offset, rng,
+            std::uniform_real_distribution<float>(-1.0f, 1.0f));
+  fill_view(gamma.host, 1, cols, cols, l.offset, rng,
+            std::uniform_real_distribution<float>(-1.5f, 1.5f));
+  fill_view(beta.host, 1, cols, cols, l.offset, rng,
+            std::uniform_real_distribution<float>(-1.0f, 1.0f));
+  // The forward's saved statistics: the exact ones rounded to fp32.
+  auto const xs = bwd_test::values(rf::load(x.h(l.offset), rows, cols, l.ld));
+  auto const dys = bwd_test::values(rf::load(dy.h(l.offset), rows, cols, l.ld));
+  for (long r = 0; r < rows; ++r) {
+    double m = 0.0, q = 0.0;
+    for (long c = 0; c < cols; ++c)
+      m += xs[std::size_t(r * cols + c)];
+    m = centered ? m / double(cols) : 0.0;
+    for (long c = 0; c < cols; ++c)
+      q += (xs[std::size_t(r * cols + c)] - m) * (xs[std::size_t(r * cols + c)] - m);
+    mean.host[std::size_t(r)] = float(m);
+    rstd.host[std::size_t(r)] = float(1.0 / std::sqrt(q / double(cols) + 1e-5));
+  }
+  x.upload();
+  dy.upload();
+  gamma.upload();
+  beta.upload();
+  mean.upload();
+  rstd.upload();
+  std::vector<double> gammas;
+  if (kind != affine_kind::none)
+    for (long c = 0; c < cols; ++c)
+      gammas.push_back(rf::detail::widen<double>(gamma.host[std::size_t(l.offset + c)]));
+  auto const want =
+      bwd_test::norm_backward(centered, xs, dys, gammas, kind == affine_kind::zero_centered,
+                              mean.host, rstd.host, rows, cols);
+  bool const wants_dgamma = kind != affine_kind::none;
+  bool const wants_dbeta = centered;
+
+  std::vector<float> first_dgamma, first_dbeta;
+  auto const launch = [&](rf::launch_options options) {
+    test::poison(dx.host);
+    dx.upload();
+    test::poison(dgamma.host);
+    dgamma.upload();
+    test::poison(dbeta.host);
+    dbeta.upload();
+    auto const xl = rf::load(static_cast<In const*>(x.d(l.offset)), rows, cols, l.ld);
+    auto const gl = rf::load(static_cast<Grad const*>(dy.d(l.offset)), rows, cols, l.ld);
+    auto const store = rf::store(dx.d(l.offset), l.ld);
+    rf::affine_grads const grads{wants_dgamma ? dgamma.d() : nullptr,
+                                 wants_dbeta ? dbeta.d() : nullptr};
+    G const* g = gamma.d(l.offset);
+    auto const call = [&](auto const& affine) {
+      if constexpr (centered)
+        return rf::layernorm_backward(xl, gl, store, affine, rf::row_stats{mean.d(), rstd.d()},
+                                      grads, nullptr, options);
+      else
+        return rf::rmsnorm_backward(xl, gl, store, affine, rstd.d(), grads, nullptr, options);
+    };
+    rf::plan p;
+    switch (kind) {
+    case affine_kind::none:
+      p = call(rf::no_affine);
+      break;
+    case affine_kind::gamma_beta: // layernorm only
+      if constexpr (centered)
+        p = call(rf::affine(g, static_cast<G const*>(beta.d(l.offset))));
+      break;
+    case affine_kind::gamma:
+      p = call(rf::affine(g));
+      break;
+    case affine_kind::zero_centered:
+      p = call(rf::zero_centered_gamma(g));
+      break;
+    }
+    test::sync_and_check();
+    INFO(rf::explain(p));
+    CHECK_MATCHES(bwd_test::compare(dx.download(), want.dx, rows, cols, l.ld, l.offset));
+    auto const check_sums = [&](test::mirrored<float> const& sums, std::vector<double> const& exact,
+                                std::vector<double> const& slack, std::vector<float>& first) {
+      auto const got = sums.download();
+      CHECK_MATCHES(bwd_test::compare_sums(got, exact, slack, cols));
+      if (first.empty())
+        first = got;
+      else // the same bits on every engine, pack path and run
+        CHECK(std::memcmp(first.data(), got.data(), std::size_t(cols) * sizeof(float)) == 0);
+    };
+    if (wants_dgamma)
+      check_sums(dgamma, want.dgamma, want.dgamma_slack, first_dgamma);
+    if (wants_dbeta)
+      check_sums(dbeta, want.dbeta, want.dbeta_slack, first_dbeta);
+    return p;
+  };
+  int const wide = rf::detail::widest_pack<In>;
+  int const widest = cols % wide == 0 && l.offset == 0 ? wide : 1;
+  bwd_test::for_each_plan(cols, widest, int(sizeof(In)), launch);
+  launch(rf::launch_options{}); // a second run of the automatic plan
+}
+
+/// Every width in two layouts; the affine variant rotates with the width and layout (rmsnorm has
+/// no beta, so its rotation skips gamma_beta).
+template <bool centered, class In, class Grad, class Out, class G> void check_all(unsigned seed) {
+  std::mt19937 rng(seed);
+  affine_kind const layernorm_kinds[] = {affine_kind::none, affine_kind::gamma_beta,
+                                         affine_kind::gamma, affine_kind::zero_centered};
+  affine_kind const rmsnorm_kinds[] = {affine_kind::none, affine_kind::gamma,
+                                       affine_kind::zero_centered};
+  int i = 0;
+  for (long cols : widths()) {
+    for (layout const l : {layout{cols, 0}, layout{cols + 3, 1}}) {
+      ++i;
+      affine_kind const kind = centered ? layernorm_kinds[i % 4] : rmsnorm_kinds[i % 3];
+      check_case<centered, In, Grad, Out, G>(kind, cols, l, rng);
+    }
+  }
+}
+
+} // namespace
+
+TEST_CASE("layernorm_backward fp32, every width and engine, dgamma/dbeta bit-identical") {
+  check_all<true, float, float, float, float>(201);
+}
+TEST_CASE("layernorm_backward bf16 x and dy, bf16 dx, fp32 gamma, every width and engine") {
+  check_all<true, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float>(202);
+}
+TEST_CASE("rmsnorm_backward fp16 x and dy, fp16 dx and gamma, every width and engine") {
+  check_all<false, __half, __half, __half, __half>(203);
+}
+TEST_CASE("rmsnorm_backward fp16 x, fp32 dy and dx, bf16 gamma, every width and engine") {
+  check_all<false, __half, float, float, __nv_bfloat16>(204);
+}
