@@ -40,7 +40,7 @@ cross-checks fused against unfused, and reports GB/s and the ratio to the copy.
   --budget-ms MS   fewer reps (at least 5) where N would take longer (default 300)
   --no-check       skip the fused-against-unfused comparison
   --misalign       misaligned layout: every input and output (x, residual, y, the tee's h,
-                   bias, gamma, beta) starts one element past a 16-byte boundary and rows are
+                   the backward rows' prepared y, bias, gamma, beta) starts one element past a 16-byte boundary and rows are
                    ld = cols + 1 elements apart, so no 16-byte access is possible (the narrow
                    and scalar fallbacks); the unfused steps read and write the same strided
                    tensors (their own temporaries stay compact); the copy is a plain
