@@ -112,6 +112,17 @@ struct exact_values {
   }
 };
 
+/// dy * keep / (1 - p) from a stored keep mask (1 kept, 0 dropped): the dropout's backward
+/// without its replay.
+struct stored_keep {
+  std::uint8_t const* keep;
+  index_t cols;
+  float p;
+  double operator()(double v, index_t r, index_t c) const {
+    return keep[std::size_t(r * cols + c)] ? v * (1.0 / (1.0 - double(p))) : 0.0;
+  }
+};
+
 /// <w, F(x + h e_rc) - F(x - h e_rc)> / 2h for every input element (r, c), `forward(nudge)`
 /// giving the forward reference's exact outputs with the nudge in its load chain and `step[r]`
 /// the row's h. An output equal on both sides (a masked log-probability, -inf, or an output of
@@ -335,7 +346,8 @@ TEST_CASE("the attention pipeline's backward: scale -> causal mask -> softmax ->
     }
 }
 
-TEST_CASE("dropout replayed on dy: dropped elements contribute nothing, kept ones 1 / (1 - p)") {
+TEST_CASE("dropout replayed on dy: dropped elements contribute nothing, kept ones 1 / (1 - p); "
+          "a stored keep mask gives the same") {
   index_t const rows = 4, cols = 37;
   auto const y_raw = random_floats(std::size_t(rows * cols), 31, 0.0f, 1.0f);
   auto dy = random_floats(y_raw.size(), 32, -2.0f, 2.0f);
@@ -378,6 +390,13 @@ TEST_CASE("dropout replayed on dy: dropped elements contribute nothing, kept one
     double const allowed = 2 * 0x1p-24 * 3 * (1 + std::exp(1.0) * cols);
     for (std::size_t i = 0; i < plain.size(); ++i)
       REQUIRE(std::abs(plain[i] - before[i]) <= allowed);
+    // The keep mask stored by the forward, applied by a transform of the caller's, instead of
+    // the replay: the same dx, bit for bit (both scale by 1 / (1 - p) in double).
+    auto const stored = rf::load(dy.data(), rows, cols) | stored_keep{keep.data(), cols, p};
+    auto const from_mask =
+        log ? rf::reference::log_softmax_backward(y, stored, rf::store(out.data()))
+            : rf::reference::softmax_backward(y, stored, rf::store(out.data()));
+    CHECK(from_mask == before);
   }
 }
 
