@@ -16,6 +16,7 @@
 // x is the forward's pre-norm sum (tee'd, or recomputed by the forward's own load chain).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -140,12 +141,35 @@ inline void require_saved(char const* where, char const* name, float const* data
     rowfuse::detail::fail(where, ": ", name, " is a null pointer with ", rows, " rows");
 }
 
-/// The norms' backward, x_hat = (x - mean) * rstd with the saved fp32 statistics (mean = 0 for
-/// rmsnorm, whose `mean` is null) and g = gamma' * dy:
+/// One row of the norms' backward, x_hat = (x - mean) * rstd and g = gamma' * dy:
 ///   dx = rstd * (g - mean(g) - x_hat * mean(g * x_hat))   (layernorm: `centered`)
-///   dx = rstd * (g - x_hat * mean(g * x_hat))              (rmsnorm)
-/// dgamma and dbeta sum dy * x_hat and dy over the rows in double, in row order, and are written
-/// rounded to fp32 where asked (zeros when there are no rows: an empty sum).
+///   dx = rstd * (g - x_hat * mean(g * x_hat))              (rmsnorm: mean = 0)
+/// and the row's dy * x_hat and dy added to dgamma and dbeta.
+template <class Bound>
+void norm_backward_row(Bound const& bound, std::vector<double> const& x,
+                       std::vector<double> const& dy, double mean, double rstd, bool centered,
+                       std::vector<double>& dx, std::vector<double>& dgamma,
+                       std::vector<double>& dbeta) {
+  std::size_t const n = x.size();
+  std::vector<double> x_hat(n), g(n);
+  double sum_g = 0.0, sum_g_x_hat = 0.0;
+  for (std::size_t c = 0; c < n; ++c) {
+    x_hat[c] = (x[c] - mean) * rstd;
+    g[c] = effective_gamma(bound, index_t(c)) * dy[c];
+    sum_g += g[c];
+    sum_g_x_hat += g[c] * x_hat[c];
+    dgamma[c] += dy[c] * x_hat[c];
+    dbeta[c] += dy[c];
+  }
+  double const mean_g = centered ? sum_g / double(n) : 0.0;
+  double const mean_g_x_hat = sum_g_x_hat / double(n);
+  for (std::size_t c = 0; c < n; ++c)
+    dx[c] = rstd * (g[c] - mean_g - x_hat[c] * mean_g_x_hat);
+}
+
+/// The norms' backward with the saved fp32 statistics (rmsnorm's `mean` is null). dgamma and
+/// dbeta sum over the rows in double, in row order, and are written rounded to fp32 where asked
+/// (zeros when there are no rows: an empty sum).
 template <class LoadX, class LoadGrad, class StoreGrad, class Affine>
 norm_gradients norm_backward(char const* where, LoadX const& x, LoadGrad const& dy,
                              StoreGrad const& dx, Affine const& affine, float const* mean,
@@ -161,28 +185,11 @@ norm_gradients norm_backward(char const* where, LoadX const& x, LoadGrad const& 
   norm_gradients out;
   out.dgamma.assign(std::size_t(std::max<index_t>(cols, 0)), 0.0);
   out.dbeta.assign(out.dgamma.size(), 0.0);
-  std::vector<double> x_hat, g;
-  out.dx = evaluate_backward(where, "x", x, dy, dx,
-                             [&](index_t r, auto const& xs, auto const& dys, auto& dxs) {
-                               std::size_t const n = xs.size();
-                               double const m = centered ? double(mean[r]) : 0.0;
-                               double const s = double(rstd[r]);
-                               x_hat.resize(n);
-                               g.resize(n);
-                               double sum_g = 0.0, sum_g_x_hat = 0.0;
-                               for (std::size_t c = 0; c < n; ++c) {
-                                 x_hat[c] = (xs[c] - m) * s;
-                                 g[c] = effective_gamma(bound, index_t(c)) * dys[c];
-                                 sum_g += g[c];
-                                 sum_g_x_hat += g[c] * x_hat[c];
-                                 out.dgamma[c] += dys[c] * x_hat[c];
-                                 out.dbeta[c] += dys[c];
-                               }
-                               double const mean_g = centered ? sum_g / double(n) : 0.0;
-                               double const mean_g_x_hat = sum_g_x_hat / double(n);
-                               for (std::size_t c = 0; c < n; ++c)
-                                 dxs[c] = s * (g[c] - mean_g - x_hat[c] * mean_g_x_hat);
-                             });
+  out.dx = evaluate_backward(
+      where, "x", x, dy, dx, [&](index_t r, auto const& xs, auto const& dys, auto& dxs) {
+        norm_backward_row(bound, xs, dys, centered ? double(mean[r]) : 0.0, double(rstd[r]),
+                          centered, dxs, out.dgamma, out.dbeta);
+      });
   for (std::size_t c = 0; c < out.dgamma.size(); ++c) {
     if (grads.dgamma != nullptr)
       grads.dgamma[c] = float(out.dgamma[c]);
