@@ -473,7 +473,7 @@ template <class T> struct softmax_gradient {
   T* dx;
   long lddx;
   long cols;
-  __device__ void operator()(long k) const {
+  __host__ __device__ void operator()(long k) const {
     place const p = place_of(k, cols);
     float const yv = widen(y[p.row * ldy + p.col]);
     float const d = widen(dy[p.row * lddy + p.col]);
@@ -495,7 +495,7 @@ template <class T> struct norm_gradient {
   T* dx;
   long lddx;
   long cols;
-  __device__ void operator()(long k) const {
+  __host__ __device__ void operator()(long k) const {
     place const p = place_of(k, cols);
     float const s = rstd[p.row];
     float const x_hat = (widen(x[p.row * ldx + p.col]) - (mean ? mean[p.row] : 0.0f)) * s;
@@ -518,7 +518,7 @@ template <class T> struct column_partial {
   float* gamma_part;
   float* beta_part;
   long rows, cols, rows_per_chunk;
-  __device__ void operator()(long k) const {
+  __host__ __device__ void operator()(long k) const {
     place const p = place_of(k, cols); // p.row is the chunk
     long const first = p.row * rows_per_chunk;
     long const last = first + rows_per_chunk < rows ? first + rows_per_chunk : rows;
@@ -540,7 +540,7 @@ struct column_total {
   float const* part;
   float* out;
   long chunks, cols;
-  __device__ void operator()(long col) const {
+  __host__ __device__ void operator()(long col) const {
     float sum = 0.0f;
     for (long chunk = 0; chunk < chunks; ++chunk)
       sum += part[chunk * cols + col];
@@ -555,7 +555,7 @@ struct statistics_of {
   float* mean;
   float* rstd;
   long cols;
-  __device__ void operator()(long r) const {
+  __host__ __device__ void operator()(long r) const {
     if (mean)
       mean[r] = row_sum[r] / float(cols);
     rstd[r] = rsqrtf(row_m2[r] / float(cols) + eps);
