@@ -25,7 +25,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -43,8 +42,6 @@ using rf::index_t;
 using rf::detail::widen;
 
 namespace {
-
-double const inf = std::numeric_limits<double>::infinity();
 
 std::vector<float> random_floats(std::size_t n, unsigned seed, float lo, float hi) {
   std::mt19937 rng(seed);
