@@ -129,13 +129,16 @@ template <class T> void fill_as(void* data, long n, float lo, float hi, unsigned
 }
 
 template <class T>
-__device__ float distance(T const* fused, T const* unfused, long at, long cols, tolerance tol) {
+__device__ float distance(T const* fused, T const* unfused, T const* weight, long at, long cols,
+                          tolerance tol) {
   float const f = float(fused[at]), u = float(unfused[at]);
   if (f == u)
     return 0.0f;
   if (!isfinite(f) || !isfinite(u))
     return INFINITY;
-  double const allowed = tol.atol + tol.atol_per_col / double(cols) + tol.rtol * fabs(double(u));
+  double allowed = tol.atol + tol.atol_per_col / double(cols) + tol.rtol * fabs(double(u));
+  if (weight)
+    allowed += tol.per_weight * fabs(double(float(weight[at])));
   return float(fabs(double(f) - double(u)) / allowed);
 }
 
@@ -145,8 +148,8 @@ constexpr int compare_blocks = 1024, compare_threads = 256;
 /// worst of the blocks. A plain kernel rather than thrust::transform_reduce, which cost this
 /// file half a minute of nvcc per element type.
 template <class T>
-__global__ void compare_kernel(T const* fused, T const* unfused, long n, long cols, long ld,
-                               tolerance tol, float* block_err, long* block_index) {
+__global__ void compare_kernel(T const* fused, T const* unfused, T const* weight, long n, long cols,
+                               long ld, tolerance tol, float* block_err, long* block_index) {
   __shared__ float errs[compare_threads];
   __shared__ long indices[compare_threads];
   float worst = -1.0f;
@@ -154,7 +157,7 @@ __global__ void compare_kernel(T const* fused, T const* unfused, long n, long co
   for (long i = blockIdx.x * long(blockDim.x) + threadIdx.x; i < n;
        i += long(gridDim.x) * blockDim.x) {
     long const offset = ld == cols ? i : i / cols * ld + i % cols;
-    float const e = distance(fused, unfused, offset, cols, tol);
+    float const e = distance(fused, unfused, weight, offset, cols, tol);
     if (e > worst)
       worst = e, at = i;
   }
@@ -175,8 +178,8 @@ __global__ void compare_kernel(T const* fused, T const* unfused, long n, long co
 }
 
 template <class T>
-mismatch compare_as(void const* fused, void const* unfused, long rows, long cols, long ld,
-                    tolerance const& tol) {
+mismatch compare_as(void const* fused, void const* unfused, void const* weight, long rows,
+                    long cols, long ld, tolerance const& tol) {
   long const n = rows * cols;
   auto const f = static_cast<T const*>(fused);
   auto const u = static_cast<T const*>(unfused);
@@ -184,7 +187,8 @@ mismatch compare_as(void const* fused, void const* unfused, long rows, long cols
   long* index = nullptr;
   check(cudaMalloc(&err, compare_blocks * sizeof(float)), "cudaMalloc(compare)");
   check(cudaMalloc(&index, compare_blocks * sizeof(long)), "cudaMalloc(compare)");
-  compare_kernel<<<compare_blocks, compare_threads>>>(f, u, n, cols, ld, tol, err, index);
+  auto const w = tol.per_weight != 0 ? static_cast<T const*>(weight) : nullptr;
+  compare_kernel<<<compare_blocks, compare_threads>>>(f, u, w, n, cols, ld, tol, err, index);
   std::vector<float> errs(compare_blocks);
   std::vector<long> indices(compare_blocks);
   cudaError_t const status = cudaGetLastError();
@@ -264,16 +268,16 @@ void fill_uniform(dtype t, void* data, long n, float lo, float hi, unsigned seed
 }
 
 mismatch compare(dtype t, void const* fused, void const* unfused, long rows, long cols, long ld,
-                 tolerance const& tol) {
+                 tolerance const& tol, void const* weight) {
   switch (t) {
   case dtype::fp32:
-    return compare_as<float>(fused, unfused, rows, cols, ld, tol);
+    return compare_as<float>(fused, unfused, weight, rows, cols, ld, tol);
   case dtype::fp16:
-    return compare_as<__half>(fused, unfused, rows, cols, ld, tol);
+    return compare_as<__half>(fused, unfused, weight, rows, cols, ld, tol);
   case dtype::bf16:
-    return compare_as<__nv_bfloat16>(fused, unfused, rows, cols, ld, tol);
+    return compare_as<__nv_bfloat16>(fused, unfused, weight, rows, cols, ld, tol);
   case dtype::fp8_e4m3:
-    return compare_as<__nv_fp8_e4m3>(fused, unfused, rows, cols, ld, tol);
+    return compare_as<__nv_fp8_e4m3>(fused, unfused, weight, rows, cols, ld, tol);
   }
   return {};
 }

@@ -33,14 +33,15 @@ void fill_uniform(dtype t, void* data, long n, float lo, float hi, unsigned seed
 
 /// The element where fused and unfused are furthest apart, in units of the tolerance: worst <= 1
 /// means they agree. NaN or infinity on one side only counts as infinitely far. Both are
-/// [rows, cols] with rows ld elements apart; `index` is the compact row * cols + col.
+/// [rows, cols] with rows ld elements apart; `index` is the compact row * cols + col. `weight`,
+/// where tol.per_weight is not 0, is a third such tensor of t that scales part of the tolerance.
 struct mismatch {
   double worst = 0;
   long index = -1;
   double fused = 0, unfused = 0;
 };
 mismatch compare(dtype t, void const* fused, void const* unfused, long rows, long cols, long ld,
-                 tolerance const& tol);
+                 tolerance const& tol, void const* weight = nullptr);
 
 /// Where a [rows, cols] tensor of t with rows ld apart, starting `lead` elements past `base`,
 /// has a byte other than 0xFF outside itself: in the `lead` elements before it or in the ld - cols

@@ -103,5 +103,16 @@ inline tolerance amax(dtype input) {
   return {2 * ulp_at_one(input) + slack, 0, 0};
 }
 
+/// Softmax's gradient dx = scale * y * (dy - sum(dy * y)), with w = y (the prepared input): the
+/// last rounding (relative); the order of the fp32 sum, whose error (under 2^-24 * 20 of
+/// sum |dy * y| <= 4) reaches dx times y; and with `dy_roundings` = 1 the unfused dropout's
+/// rounding of dy / (1 - p) (|dy| < 4.5) to the input type, half an ulp on each side of
+/// dy - sum, which where the two nearly cancel no relative tolerance covers: 2 * 4.5 half-ulps
+/// of y, doubled.
+inline tolerance softmax_gradient(dtype t, int dy_roundings, float scale) {
+  double const r = 2 * ulp_at_one(t) + slack;
+  return {r, 4 * smallest_step(t), 0, scale * (dy_roundings * 9 * ulp_at_one(t) + 10 * slack)};
+}
+
 } // namespace tolerances
 } // namespace bench

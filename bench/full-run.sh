@@ -93,7 +93,8 @@ if ((peers)); then
   grep -E 'budget|Error|error' "$logs/peers.log" | tail -5
 
   # QuACK and Liger-Kernel where they import (their wheels carried, PYTHONPATH exported as
-  # ../shared/peers/README.md says): softmax, layernorm, rmsnorm in fp16/bf16. After the PyTorch
+  # ../shared/peers/README.md says): softmax, layernorm, rmsnorm and their backwards (QuACK:
+  # softmax's and rmsnorm's) in fp16/bf16. After the PyTorch
   # peers, so that those time as without them, with at least 90 s (the whole sweep took 85 s on
   # an H100, imports and JIT compiles included). No warm-up processes: they compile quickly.
   # One process tries both imports (`import quack` alone takes about 10 s).
@@ -108,8 +109,9 @@ for module, impl in (("quack", "quack"), ("liger_kernel", "liger")):
         pass' 2>/dev/null)
   if ((${#libs[@]})); then
     left=$((budget - SECONDS))
-    say "peers.py: ${libs[*]} (softmax/layernorm/rmsnorm, fp16/bf16), ${left} s left"
-    python3 bench/peers.py --cols "$cols" --op softmax,layernorm,rmsnorm --dtype fp16,bf16 \
+    say "peers.py: ${libs[*]} (softmax/layernorm/rmsnorm and backwards, fp16/bf16), ${left} s left"
+    python3 bench/peers.py --cols "$cols" --dtype fp16,bf16 \
+      --op softmax,layernorm,rmsnorm,softmax_backward,layernorm_backward,rmsnorm_backward \
       --impl "$(IFS=,; echo "${libs[*]}")" --out "$work/peers-lib.csv" \
       --time-budget $((left > 90 ? left : 90)) 2>"$logs/peers-lib.log"
     say "peers.py exit $?; $(($(wc -l <"$work/peers-lib.csv" 2>/dev/null || echo 1) - 1)) rows"

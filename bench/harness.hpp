@@ -21,10 +21,15 @@ std::size_t size_of(dtype t);
 /// Device memory one implementation of one case works on. Inputs are shared by fused and
 /// unfused; each gets its own outputs (y, h, amax) so that the two can be compared.
 ///
-/// x, residual, y and h are [rows, cols] with row r at element r * ld: ld = cols, or with
-/// --misalign ld = cols + 1 and every pointer below but amax, t1, t2 and row_a/b one element of
-/// its own type past a 16-byte boundary. The unfused temporaries stay compact (ld = cols) and
+/// x, residual, prepared, y and h are [rows, cols] with row r at element r * ld: ld = cols, or
+/// with --misalign ld = cols + 1 and every pointer below but the fp32 ones (amax, row_a/b, the
+/// saved statistics, the parameter gradients and their partials) and t1, t2 one element of its
+/// own type past a 16-byte boundary. The unfused temporaries stay compact (ld = cols) and
 /// aligned, as a framework allocates a fresh tensor for the result of each step.
+///
+/// The backward variants read x (the forward's input, or the pre-norm sum) or prepared (the
+/// forward's output y) and take residual as the incoming gradient dy; y is dx, and h the second
+/// gradient of the residual block.
 struct buffers {
   long rows = 0, cols = 0;
   long ld = 0;                    // elements from one row to the next of x, residual, y and h
@@ -33,6 +38,9 @@ struct buffers {
   void const* bias = nullptr;     // [cols], per-column vectors in the input type
   void const* gamma = nullptr;
   void const* beta = nullptr;
+  void* prepared = nullptr;    // [rows, cols] the forward's output, written by variant::prepare
+  float* saved_mean = nullptr; // [rows] the forward's statistics, written by variant::prepare
+  float* saved_rstd = nullptr;
   void* y = nullptr;     // [rows, cols] output
   void* h = nullptr;     // [rows, cols] tee output (the pre-norm sum)
   float* amax = nullptr; // one float, max |y| before the fp8 scale
@@ -40,7 +48,10 @@ struct buffers {
   void* t2 = nullptr;
   float* row_a = nullptr; // [rows] per-row statistics of the unfused pipelines
   float* row_b = nullptr;
-  struct scratch* cub = nullptr; // CUB's temporary storage, grown on first use
+  float* dgamma = nullptr; // [cols] parameter gradients of the norms' backward, fp32
+  float* dbeta = nullptr;
+  float* column_partials = nullptr; // the unfused column sums' partials: 2 * column_partials_size
+  struct scratch* cub = nullptr;    // CUB's temporary storage, grown on first use
 };
 
 /// CUB temporary storage: sized on the untimed first run, reused by the timed ones.
@@ -53,10 +64,16 @@ struct scratch {
 
 using launcher = void (*)(buffers const&, cudaStream_t);
 
-/// |fused - unfused| <= atol + atol_per_col / cols + rtol * |unfused| for every element.
+/// |fused - unfused| <= atol + atol_per_col / cols + rtol * |unfused| + per_weight * |w| for
+/// every element, w the element of the variant's prepared input (the softmax family's y) where
+/// per_weight is not 0.
 struct tolerance {
-  double rtol = 0, atol = 0, atol_per_col = 0;
+  double rtol = 0, atol = 0, atol_per_col = 0, per_weight = 0;
 };
+
+/// The most floats one array of the unfused column sums' partials holds: [chunks, cols] with
+/// chunks * cols <= this, or one chunk of cols where cols is larger (unfused_kit.cuh).
+inline constexpr long column_partials_size = 1L << 16;
 
 // Parameters every implementation uses, so that fused and unfused compute the same thing.
 inline constexpr float attention_scale = 0.125f;
@@ -73,13 +90,17 @@ struct variant {
   /// Counted bytes per element of the [rows, cols] tensor: each full-size input read once,
   /// each output written once (../shared/anchors/README.md).
   double bytes_per_element;
-  launcher fused;
+  launcher fused; // null where this build has no fused call for the op: unfused and copy only
   launcher unfused;
   tolerance y_tolerance;
   bool writes_h = false; // compare the tee output too
   tolerance h_tolerance{};
   bool writes_amax = false; // compare amax too
   std::string note;         // shown once in the report (e.g. a stand-in the library needs)
+  /// Writes the inputs a backward variant needs besides x and residual (buffers::prepared, the
+  /// saved statistics) from them, once per case before anything is checked or timed; given the
+  /// unfused buffers, whose temporaries it may use. Null: none.
+  launcher prepare = nullptr;
 };
 
 std::vector<variant>& registry();

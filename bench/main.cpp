@@ -39,9 +39,21 @@ namespace {
 
 using namespace bench;
 
-/// Report order: the ops alone, then the pipelines built on them.
-constexpr char const* op_order[] = {"softmax",   "log_softmax", "layernorm",    "rmsnorm",
-                                    "attention", "residual",    "residual_tee", "layernorm_fp8"};
+/// Report order: the ops alone, then the pipelines built on them; then their backwards.
+constexpr char const* op_order[] = {"softmax",
+                                    "log_softmax",
+                                    "layernorm",
+                                    "rmsnorm",
+                                    "attention",
+                                    "residual",
+                                    "residual_tee",
+                                    "layernorm_fp8",
+                                    "softmax_backward",
+                                    "log_softmax_backward",
+                                    "layernorm_backward",
+                                    "rmsnorm_backward",
+                                    "attention_backward",
+                                    "residual_backward"};
 
 int rank_of_op(std::string const& op) {
   auto const it = std::find(std::begin(op_order), std::end(op_order), op);
@@ -95,7 +107,7 @@ void list_ops() {
   std::stable_sort(sorted.begin(), sorted.end(), [](variant const& a, variant const& b) {
     return rank_of_op(a.op) != rank_of_op(b.op) ? rank_of_op(a.op) < rank_of_op(b.op) : a.in < b.in;
   });
-  std::printf("%-14s counted bytes per element, by input type\n", "op");
+  std::printf("%-20s counted bytes per element, by input type\n", "op");
   for (std::size_t i = 0; i < sorted.size();) {
     std::string line;
     std::size_t j = i;
@@ -104,7 +116,7 @@ void list_ops() {
               std::to_string(int(sorted[j].bytes_per_element));
     if (sorted[i].out != sorted[i].in)
       line += std::string(" (") + name(sorted[i].out) + " out)";
-    std::printf("%-14s %s\n", sorted[i].op.c_str(), line.c_str());
+    std::printf("%-20s %s\n", sorted[i].op.c_str(), line.c_str());
     i = j;
   }
 }
@@ -178,6 +190,15 @@ int run(options const& o) {
   auto* const row_a = static_cast<float*>(mem.get(std::size_t(max_rows) * 4));
   auto* const row_b = static_cast<float*>(mem.get(std::size_t(max_rows) * 4));
   auto* const amax = static_cast<float*>(mem.get(2 * sizeof(float)));
+  // The backward variants' inputs made by their prepare step, their parameter gradients (fused
+  // and unfused apart) and the unfused column sums' partials: fp32 and aligned in every layout
+  // but `prepared`, a [rows, cols] tensor like x.
+  void* const prepared = mem.get(full);
+  auto* const saved_mean = static_cast<float*>(mem.get(std::size_t(max_rows) * 4));
+  auto* const saved_rstd = static_cast<float*>(mem.get(std::size_t(max_rows) * 4));
+  auto* const param_grads = static_cast<float*>(mem.get(std::size_t(max_cols) * 4 * 4));
+  auto* const column_partials =
+      static_cast<float*>(mem.get(2 * std::size_t(std::max(column_partials_size, max_cols)) * 4));
   // 16 spare bytes: room for the lead of --misalign (one element, at most 4 bytes).
   void* const copy_from = o.copy ? mem.get(max_copy_bytes + 16) : nullptr;
   void* const copy_to = o.copy ? mem.get(max_copy_bytes + 16) : nullptr;
@@ -230,24 +251,34 @@ int run(options const& o) {
       // Every tensor and vector `lead` elements of its own type into its allocation.
       std::size_t const in_lead = std::size_t(lead) * size_of(v.in);
       std::size_t const out_lead = std::size_t(lead) * size_of(v.out);
-      buffers const common{j.rows,
-                           j.cols,
-                           j.ld,
-                           shifted(x, in_lead),
-                           shifted(residual, in_lead),
-                           shifted(bias, in_lead),
-                           shifted(gamma, in_lead),
-                           shifted(beta, in_lead)};
+      buffers common{j.rows,
+                     j.cols,
+                     j.ld,
+                     shifted(x, in_lead),
+                     shifted(residual, in_lead),
+                     shifted(bias, in_lead),
+                     shifted(gamma, in_lead),
+                     shifted(beta, in_lead)};
+      common.prepared = shifted(prepared, in_lead);
+      common.saved_mean = saved_mean, common.saved_rstd = saved_rstd;
       buffers fb = common, ub = common;
+      fb.dgamma = param_grads, fb.dbeta = param_grads + max_cols;
+      ub.dgamma = param_grads + 2 * max_cols, ub.dbeta = param_grads + 3 * max_cols;
+      ub.column_partials = column_partials;
       fb.y = shifted(y_fused, out_lead), fb.h = shifted(h_fused, in_lead), fb.amax = amax;
       ub.y = shifted(y_unfused, out_lead), ub.h = shifted(h_unfused, in_lead), ub.amax = amax + 1;
       ub.t1 = t1, ub.t2 = t2, ub.row_a = row_a, ub.row_b = row_b, ub.cub = &cub;
       double const counted = double(n) * v.bytes_per_element;
       if (!v.note.empty() && o.fused)
         notes.insert(v.note);
+      bool const fused = o.fused && v.fused != nullptr; // a build without the op's fused call
+      if (v.prepare) {
+        v.prepare(ub, nullptr);
+        check(cudaDeviceSynchronize(), "prepare");
+      }
 
       double check_err = NAN;
-      if (o.check && o.fused && o.unfused) {
+      if (o.check && fused && o.unfused) {
         // Poisoned outputs (all-ones bytes are NaN in every output type): an element that
         // either side leaves unwritten fails the comparison. With --misalign the poison also
         // covers the lead and the row padding, which must come back untouched.
@@ -274,7 +305,8 @@ int run(options const& o) {
                  ", unfused " + std::to_string(d.unfused) + " (" + std::to_string(d.worst) +
                  " x the tolerance)";
         };
-        mismatch const dy = compare(v.out, fb.y, ub.y, j.rows, j.cols, j.ld, v.y_tolerance);
+        mismatch const dy =
+            compare(v.out, fb.y, ub.y, j.rows, j.cols, j.ld, v.y_tolerance, common.prepared);
         check_err = dy.worst;
         if (dy.worst > 1)
           c.detail = explain("y", dy);
@@ -332,7 +364,7 @@ int run(options const& o) {
       // The time first, then the record: `used` is set by median_ms, and a function's arguments
       // are evaluated in no set order (add(..., t.median_ms(..., used), used) read it first).
       int used = 0;
-      if (o.fused) {
+      if (fused) {
         double const ms = t.median_ms([&] { v.fused(fb, nullptr); }, o.reps, o.budget_ms, used);
         add("fused", ms, used);
       }

@@ -22,6 +22,12 @@ cross-checks fused against unfused, and reports GB/s and the ratio to the copy.
                      residual       bias -> dropout 0.1 -> + residual -> layernorm
                      residual_tee   the same, also writing the pre-norm sum
                      layernorm_fp8  layernorm -> fp8 e4m3 with scale and amax
+                     softmax_backward log_softmax_backward layernorm_backward
+                     rmsnorm_backward   the backward ops (dx; the norms' dgamma, dbeta)
+                     attention_backward the attention pipeline's (dy: dropout replayed,
+                                        causal mask; dx scaled)
+                     residual_backward  the residual pipeline's: dx of the pre-norm sum,
+                                        and through the replayed dropout of the branch
   --dtype LIST     input types: fp32,fp16,bf16 (default: all)
   --cols SPEC      widths: a:b is every power of two from a to b, mixed with plain
                    numbers: 32:1024,3000 (default 32:32768; k = x1024: 256k)
@@ -34,7 +40,7 @@ cross-checks fused against unfused, and reports GB/s and the ratio to the copy.
   --budget-ms MS   fewer reps (at least 5) where N would take longer (default 300)
   --no-check       skip the fused-against-unfused comparison
   --misalign       misaligned layout: every input and output (x, residual, y, the tee's h,
-                   bias, gamma, beta) starts one element past a 16-byte boundary and rows are
+                   the backward rows' prepared y, bias, gamma, beta) starts one element past a 16-byte boundary and rows are
                    ld = cols + 1 elements apart, so no 16-byte access is possible (the narrow
                    and scalar fallbacks); the unfused steps read and write the same strided
                    tensors (their own temporaries stay compact); the copy is a plain

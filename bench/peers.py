@@ -7,12 +7,22 @@ elements a case, uniform inputs in [-4, 4), triton.testing.do_bench (L2 flushed 
 launches, median), counted bytes = each full-size input read once + each output written once,
 and a device-to-device copy of the same bytes timed in the same run for ratio_to_copy.
 
-QuACK (quack-kernels, CuTe DSL) and Liger-Kernel (Triton) run softmax, layernorm and rmsnorm,
-forward only, and are timed where they import (their wheels: ../shared/peers/README.md); each
+QuACK (quack-kernels, CuTe DSL) and Liger-Kernel (Triton) run softmax, layernorm and rmsnorm
+forward, and the backward of softmax and rmsnorm (QuACK) and of softmax, layernorm and rmsnorm
+(Liger), and are timed where they import (their wheels: ../shared/peers/README.md); each
 JIT-compiles once per shape, on the untimed first call. QuACK takes rows of a multiple of 16
 bytes, Liger at most 65536 columns: other widths are skipped with a note. Their rows also
 carry check = max_abs_vs_fp32 and check_err = the largest |output - fp32 PyTorch reference|
-(the output poisoned with NaN beforehand); eager and compile rows leave both empty.
+(the output poisoned with NaN beforehand; a backward's dx against fp32 eager autograd with the
+same dy); eager and compile rows leave both empty.
+
+The backward rows (op name ending in _backward, issue 13) time what a training step's backward
+runs: the forward is run once with autograd recording (eager, compiled by torch.compile, or the
+library's autograd.Function), and each timed call is torch.autograd.grad of its output with
+respect to the op's inputs (x; gamma and beta for the norms; x, the residual, gamma and beta for
+the residual block), the graph kept for the next call. Counted bytes as rowfuse-bench's: the
+forward's output (softmax family) or input (norms) and dy read, dx written, and the residual
+block's second gradient; parameters, statistics and masks not counted.
 
 torch.compile compiles every shape anew (dynamic=False), a few seconds each. To keep a sweep
 short, compile ahead in parallel processes that share Inductor's and Triton's caches:
@@ -30,12 +40,22 @@ import subprocess
 import sys
 import time
 
-OPS = ["softmax", "log_softmax", "layernorm", "rmsnorm",
-       "attention", "residual", "residual_tee", "layernorm_fp8"]
+FORWARD_OPS = ["softmax", "log_softmax", "layernorm", "rmsnorm",
+               "attention", "residual", "residual_tee", "layernorm_fp8"]
+# Each backward row: the forward it differentiates and which of its arguments get gradients.
+BACKWARD_OF = {"softmax_backward": ("softmax", (0,)),
+               "log_softmax_backward": ("log_softmax", (0,)),
+               "layernorm_backward": ("layernorm", (0, 1, 2)),
+               "rmsnorm_backward": ("rmsnorm", (0, 1)),
+               "attention_backward": ("attention", (0,)),
+               "residual_backward": ("residual", (0, 2, 3, 4))}
+OPS = FORWARD_OPS + list(BACKWARD_OF)
 DTYPES = ["fp32", "fp16", "bf16"]
 IMPLS = ["eager", "compile", "quack", "liger"]
 LIBRARY_PEERS = ["quack", "liger"]  # imported only where asked for (or by default) and present
-LIBRARY_OPS = ["softmax", "layernorm", "rmsnorm"]
+LIBRARY_OPS = {"quack": ["softmax", "layernorm", "rmsnorm", "softmax_backward", "rmsnorm_backward"],
+               "liger": ["softmax", "layernorm", "rmsnorm", "softmax_backward",
+                         "layernorm_backward", "rmsnorm_backward"]}
 FIELDS = ["device", "sms", "mem_clock_mhz", "driver", "op", "impl", "dtype", "rows", "cols",
           "bytes", "ms", "GBps", "copy_GBps", "ratio_to_copy", "reps", "check", "check_err"]
 
@@ -161,7 +181,14 @@ def pipelines(torch):
 
 
 def make_case(torch, op, dtype, rows, cols):
-    """Arguments for op and its counted bytes, or None where the shape does not apply."""
+    """Arguments for op and its counted bytes, or None where the shape does not apply. A backward
+    op takes its forward's arguments."""
+    if op in BACKWARD_OF:
+        made = make_case(torch, BACKWARD_OF[op][0], dtype, rows, cols)
+        if made is None:
+            return None
+        size = {"fp32": 4, "fp16": 2, "bf16": 2}[dtype]
+        return made[0], (4 if op == "residual_backward" else 3) * size * rows * cols
     dev = "cuda"
     size = {"fp32": 4, "fp16": 2, "bf16": 2}[dtype]
     dt = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[dtype]
@@ -229,6 +256,17 @@ def library_peers(torch, wanted):
                 "layernorm": quack_layernorm,
                 "rmsnorm": lambda x, gamma: first(rmsnorm_fwd(x, gamma, eps=RMSNORM_EPS)),
             }
+            try:
+                # The autograd.Functions, whose backward runs QuACK's softmax_bwd and rmsnorm_bwd.
+                from quack.rmsnorm import rmsnorm as quack_rmsnorm
+                from quack.softmax import softmax as quack_softmax
+            except Exception as e:
+                print(f"peers.py: QuACK's autograd functions do not import here ({one_line(e)}); "
+                      "no quack backward rows", file=sys.stderr)
+            else:
+                peers["quack"]["softmax_backward"] = quack_softmax
+                peers["quack"]["rmsnorm_backward"] = (
+                    lambda x, gamma: quack_rmsnorm(x, gamma, eps=RMSNORM_EPS))
     if "liger" in wanted:
         try:
             from liger_kernel.ops.layer_norm import layer_norm_forward
@@ -245,6 +283,22 @@ def library_peers(torch, wanted):
                 "rmsnorm": lambda x, gamma: first(rms_norm_forward(x, gamma, RMSNORM_EPS, 0.0,
                                                                    "llama", None)),
             }
+            try:
+                from liger_kernel.ops.layer_norm import LigerLayerNormFunction
+                from liger_kernel.ops.rms_norm import LigerRMSNormFunction
+                from liger_kernel.ops.softmax import LigerSoftmaxFunction
+            except Exception as e:
+                print(f"peers.py: Liger-Kernel's autograd functions do not import here "
+                      f"({one_line(e)}); no liger backward rows", file=sys.stderr)
+            else:
+                peers["liger"].update({
+                    "softmax_backward": LigerSoftmaxFunction.apply,
+                    "layernorm_backward": lambda x, gamma, beta: LigerLayerNormFunction.apply(
+                        x, gamma, beta, LAYERNORM_EPS),
+                    # in_place=False: the default writes dx over dy, which the timed calls reuse.
+                    "rmsnorm_backward": lambda x, gamma: LigerRMSNormFunction.apply(
+                        x, gamma, RMSNORM_EPS, 0.0, "llama", False, None),
+                })
     return peers
 
 
@@ -258,8 +312,30 @@ def library_skip(impl, dtype, cols):
     return None
 
 
-def reference(torch, op, inputs):
-    """op in fp32 from the same rounded inputs: what check_err measures against."""
+def backward_call(torch, forward, op, inputs, grad=None):
+    """The backward of `op` as a training step runs it: forward(*inputs) once with autograd
+    recording, on leaves that share the inputs' memory; returns (call, grad) where call() is
+    torch.autograd.grad of the output with respect to the op's differentiated arguments, with the
+    incoming gradient grad (uniform in [-4, 4) unless given), keeping the graph for the next
+    call."""
+    wrt = BACKWARD_OF[op][1]
+    leaves = [t.detach().requires_grad_(i in wrt) for i, t in enumerate(inputs)]
+    with torch.enable_grad():
+        out = first(forward(*leaves))
+    if grad is None:
+        grad = torch.empty_like(out).uniform_(-4, 4)
+    targets = [leaves[i] for i in wrt]
+    return (lambda: torch.autograd.grad(out, targets, grad, retain_graph=True)), grad
+
+
+def reference(torch, op, inputs, grad=None):
+    """op in fp32 from the same rounded inputs: what check_err measures against. For a backward
+    op, dx of the eager forward in fp32 with the incoming gradient `grad`."""
+    if op in BACKWARD_OF:
+        forward = pipelines(torch)[BACKWARD_OF[op][0]]
+        wide = [t.float() if t.is_floating_point() else t for t in inputs]
+        call, _ = backward_call(torch, forward, op, wide, grad.float())
+        return call()[0]
     F = torch.nn.functional
     x = inputs[0].float()
     if op == "softmax":
@@ -271,13 +347,14 @@ def reference(torch, op, inputs):
     raise ValueError(op)
 
 
-def max_abs_error(torch, fn, inputs, ref):
-    """max |fn(inputs) - ref|, NaN where an element is NaN or was left unwritten: a block of the
-    output's size is filled with NaN and freed first, and the caching allocator normally hands the
-    same block to the peer's output (empty_like inside the peer)."""
-    poison = torch.full_like(ref, float("nan"), dtype=inputs[0].dtype)
+def max_abs_error(torch, call, ref, dtype):
+    """max |call() - ref| (its first output: y, or a backward's dx), NaN where an element is NaN or
+    was left unwritten: a block of the output's size is filled with NaN and freed first, and the
+    caching allocator normally hands the same block to the peer's output (empty_like inside the
+    peer)."""
+    poison = torch.full_like(ref, float("nan"), dtype=dtype)
     del poison
-    y = fn(*inputs)
+    y = first(call())
     err = (y.float() - ref).abs().max().item()  # max propagates NaN
     del y
     return err
@@ -381,7 +458,7 @@ def main():
                     if impl == "compile" and dtype not in compile_dtypes:
                         continue
                     if impl in LIBRARY_PEERS:
-                        if op not in LIBRARY_OPS or dtype not in peer_dtypes:
+                        if op not in LIBRARY_OPS[impl] or dtype not in peer_dtypes:
                             continue
                         why = library_skip(impl, dtype, cols)
                         if why:
@@ -421,27 +498,38 @@ def main():
                     fn = fns[op]
                 elif impl == "compile":
                     # dynamic=False: one specialised graph per shape, as the anchors measured.
-                    if op not in compiled:
-                        compiled[op] = torch.compile(fns[op], dynamic=False)
-                    fn = compiled[op]
+                    forward_op = BACKWARD_OF[op][0] if op in BACKWARD_OF else op
+                    if forward_op not in compiled:
+                        compiled[forward_op] = torch.compile(fns[forward_op], dynamic=False)
+                    fn = compiled[forward_op]
                 else:
                     fn = peer_fns[impl][op]
+                if impl == "eager" and op in BACKWARD_OF:
+                    fn = fns[BACKWARD_OF[op][0]]
                 label = f"{op} {dtype} {cols} {impl}"
                 check, check_err = "", ""
                 try:
                     if impl == "quack" and any(t.data_ptr() % 16 for t in inputs):
                         raise ValueError("QuACK needs 16-byte aligned pointers")
-                    fn(*inputs)  # compiles (and autotunes) on first call for this shape
+                    if op in BACKWARD_OF:
+                        call, grad = backward_call(torch, fn, op, inputs)
+                    else:
+                        call, grad = (lambda: fn(*inputs)), None
+                    call()  # compiles (and autotunes) on first call for this shape
                     torch.cuda.synchronize()
                     if args.warm_only:
                         print(f"peers.py: warmed {label}", file=sys.stderr, flush=True)
                         continue
                     if impl in LIBRARY_PEERS:
-                        if ref is None:
-                            ref = reference(torch, op, inputs)
-                        err = max_abs_error(torch, fn, inputs, ref)
+                        if op in BACKWARD_OF:  # the reference takes this call's dy
+                            ref = reference(torch, op, inputs, grad)
+                            err = max_abs_error(torch, call, ref, inputs[0].dtype)
+                        else:
+                            if ref is None:
+                                ref = reference(torch, op, inputs)
+                            err = max_abs_error(torch, call, ref, inputs[0].dtype)
                         check, check_err = "max_abs_vs_fp32", f"{err:.3g}"
-                    ms = bench_ms(triton, lambda: fn(*inputs), args.warmup_ms, args.rep_ms)
+                    ms = bench_ms(triton, call, args.warmup_ms, args.rep_ms)
                 except Exception as e:  # a peer failing on a shape is a result, not a crash
                     print(f"peers.py: {label}: {one_line(e)}", file=sys.stderr)
                     continue
@@ -462,8 +550,9 @@ def main():
                         f"{gbps / copy_gbps:.2f} of copy, {time.monotonic() - start:.0f} s")
                 print(("\r" + line + "\x1b[K") if tty else line, file=sys.stderr,
                       end="" if tty else "\n", flush=True)
-            # Drop this case's tensors (both names hold them) before the next case allocates.
-            made = inputs = ref = None
+            # Drop this case's tensors (both names hold them, and a backward's graph) before the
+            # next case allocates.
+            made = inputs = ref = call = grad = None
             if index % 16 == 15:
                 torch.cuda.empty_cache()
     if tty:

@@ -19,7 +19,9 @@ import sys
 from results_csv import read
 
 OPS = ["softmax", "log_softmax", "layernorm", "rmsnorm",
-       "attention", "residual", "residual_tee", "layernorm_fp8"]
+       "attention", "residual", "residual_tee", "layernorm_fp8",
+       "softmax_backward", "log_softmax_backward", "layernorm_backward", "rmsnorm_backward",
+       "attention_backward", "residual_backward"]
 TITLES = {
     "softmax": "softmax",
     "log_softmax": "log-softmax",
@@ -29,6 +31,12 @@ TITLES = {
     "residual": "bias, dropout, + residual, layernorm",
     "residual_tee": "the same, writing the pre-norm sum",
     "layernorm_fp8": "layernorm to fp8 e4m3 with amax",
+    "softmax_backward": "softmax backward",
+    "log_softmax_backward": "log-softmax backward",
+    "layernorm_backward": "layernorm backward (dx, dγ, dβ)",
+    "rmsnorm_backward": "rmsnorm backward (dx, dγ)",
+    "attention_backward": "attention backward: dropout, mask, softmax, scale",
+    "residual_backward": "residual block backward: layernorm, dropout",
 }
 DTYPES = ["fp32", "fp16", "bf16"]
 STYLE = {  # impl: (label, colour, marker, line style); the library peers dash-dot and dot

@@ -64,7 +64,7 @@ public:
     std::fprintf(out_, "rowfuse-bench on %s: %d SMs, memory clock %d MHz, driver %s\n",
                  d.name.c_str(), d.sms, d.memory_clock_mhz, d.driver.c_str());
     std::fprintf(out_, "%s\n\n", describe_method(m).c_str());
-    std::fprintf(out_, "%-14s %-5s %7s %8s  %10s %5s  %12s %5s  %9s  %7s  %-16s  %s\n", "op",
+    std::fprintf(out_, "%-20s %-5s %7s %8s  %10s %5s  %12s %5s  %9s  %7s  %-16s  %s\n", "op",
                  "dtype", "cols", "rows", "fused GB/s", "/copy", "unfused GB/s", "/copy",
                  "copy GB/s", "speedup", "fused vs unfused", "layout");
     std::fflush(out_);
@@ -87,7 +87,7 @@ public:
     std::string check = c.check.empty() ? "-" : c.check;
     if (c.check == "ok" || c.check == "FAIL")
       check += " (" + general(f ? f->check_err : NAN) + ")";
-    std::fprintf(out_, "%-14s %-5s %7ld %8ld  %10s %5s  %12s %5s  %9s  %7s  %-16s  %s\n",
+    std::fprintf(out_, "%-20s %-5s %7ld %8ld  %10s %5s  %12s %5s  %9s  %7s  %-16s  %s\n",
                  any->op.c_str(), any->dtype.c_str(), any->cols, any->rows, cell(f, false).c_str(),
                  cell(f, true).c_str(), cell(u, false).c_str(), cell(u, true).c_str(),
                  cell(k, false).c_str(), speedup.c_str(), check.c_str(), any->layout.c_str());

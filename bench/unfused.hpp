@@ -78,6 +78,45 @@ template <class T>
 void cast_fp8(T const* x, long ldx, __nv_fp8_e4m3* y, long ldy, long rows, long cols, float scale,
               cudaStream_t stream);
 
+// ---- steps of the backward ops ---------------------------------------------------------------
+// dy is the incoming gradient, dx the one written; the saved statistics mean and rstd are fp32
+// per row (mean null: rmsnorm, whose x_hat is x * rstd); g = gamma * dy.
+
+/// sum over the row of a * b (a, b rows lda, ldb apart): softmax's sum(dy * y).
+template <class T>
+void row_sum_products(T const* a, long lda, T const* b, long ldb, float* out, long rows, long cols,
+                      scratch& s, cudaStream_t stream);
+/// sum over the row of g (sum_g, skipped where null) and of g * x_hat (sum_g_x_hat): two
+/// cub::DeviceSegmentedReduce::Sum.
+template <class T>
+void row_sums_norm_backward(T const* x, long ldx, T const* dy, long lddy, T const* gamma,
+                            float const* mean, float const* rstd, float* sum_g, float* sum_g_x_hat,
+                            long rows, long cols, scratch& s, cudaStream_t stream);
+/// dx = scale * y * (dy - row_sum) (softmax) or scale * (dy - exp(y) * row_sum) (log-softmax).
+template <class T>
+void softmax_backward_finish(T const* y, long ldy, T const* dy, long lddy, float const* row_sum,
+                             bool log, float scale, T* dx, long lddx, long rows, long cols,
+                             cudaStream_t stream);
+/// dx = rstd * (g - sum_g / cols - x_hat * sum_g_x_hat / cols); sum_g null: rmsnorm's, without
+/// the mean.
+template <class T>
+void norm_backward_finish(T const* x, long ldx, T const* dy, long lddy, T const* gamma,
+                          float const* mean, float const* rstd, float const* sum_g,
+                          float const* sum_g_x_hat, T* dx, long lddx, long rows, long cols,
+                          cudaStream_t stream);
+/// dgamma = sum over the rows of dy * x_hat and dbeta = sum of dy (skipped where null): each
+/// thread sums one column over a chunk of rows (neighbouring threads read neighbouring columns),
+/// into `partials` (2 * column_partials_size floats), then one thread a column sums the chunks.
+template <class T>
+void column_grads(T const* x, long ldx, T const* dy, long lddy, float const* mean,
+                  float const* rstd, float* dgamma, float* dbeta, float* partials, long rows,
+                  long cols, cudaStream_t stream);
+/// The statistics a forward saves, from its row sums: mean = row_sum / cols and
+/// rstd = 1 / sqrt(row_m2 / cols + eps) (row_sum null: rmsnorm, row_m2 the sum of squares).
+template <class T>
+void saved_stats(float const* row_sum, float const* row_m2, float eps, float* mean, float* rstd,
+                 long rows, long cols, cudaStream_t stream);
+
 // ---- the ops, as chains of the steps above ----------------------------------------------------
 
 /// max, exp, sum, divide: four kernels. `e` holds exp(x - max), compact.
@@ -113,6 +152,52 @@ void rmsnorm(T const* x, long ldx, T* y, long ldy, buffers const& b, cudaStream_
   row_sum_squares(x, ldx, b.row_a, b.rows, b.cols, *b.cub, stream);
   rmsnorm_finish(x, ldx, b.row_a, static_cast<T const*>(b.gamma), rmsnorm_eps, y, ldy, b.rows,
                  b.cols, stream);
+}
+
+// ---- the backward ops ----------------------------------------------------------------------
+
+/// sum(dy * y) per row, then dx: two kernels.
+template <class T>
+void softmax_backward(T const* y, long ldy, T const* dy, long lddy, float scale, T* dx, long lddx,
+                      buffers const& b, cudaStream_t stream) {
+  row_sum_products(y, ldy, dy, lddy, b.row_a, b.rows, b.cols, *b.cub, stream);
+  softmax_backward_finish(y, ldy, dy, lddy, b.row_a, false, scale, dx, lddx, b.rows, b.cols,
+                          stream);
+}
+
+/// sum(dy) per row, then dx: two kernels.
+template <class T>
+void log_softmax_backward(T const* y, long ldy, T const* dy, long lddy, T* dx, long lddx,
+                          buffers const& b, cudaStream_t stream) {
+  row_sum(dy, lddy, b.row_a, b.rows, b.cols, *b.cub, stream);
+  softmax_backward_finish(y, ldy, dy, lddy, b.row_a, true, 1.0f, dx, lddx, b.rows, b.cols, stream);
+}
+
+/// sum(g) and sum(g * x_hat) per row, dx, then dgamma and dbeta (partials, their sum): five
+/// kernels, x and dy read four times. The saved statistics are b.saved_mean and b.saved_rstd.
+template <class T>
+void layernorm_backward(T const* x, long ldx, T const* dy, long lddy, T* dx, long lddx,
+                        buffers const& b, cudaStream_t stream) {
+  auto const gamma = static_cast<T const*>(b.gamma);
+  row_sums_norm_backward(x, ldx, dy, lddy, gamma, b.saved_mean, b.saved_rstd, b.row_a, b.row_b,
+                         b.rows, b.cols, *b.cub, stream);
+  norm_backward_finish(x, ldx, dy, lddy, gamma, b.saved_mean, b.saved_rstd, b.row_a, b.row_b, dx,
+                       lddx, b.rows, b.cols, stream);
+  column_grads(x, ldx, dy, lddy, b.saved_mean, b.saved_rstd, b.dgamma, b.dbeta, b.column_partials,
+               b.rows, b.cols, stream);
+}
+
+/// sum(g * x_hat) per row, dx, then dgamma: four kernels.
+template <class T>
+void rmsnorm_backward(T const* x, long ldx, T const* dy, long lddy, T* dx, long lddx,
+                      buffers const& b, cudaStream_t stream) {
+  auto const gamma = static_cast<T const*>(b.gamma);
+  row_sums_norm_backward(x, ldx, dy, lddy, gamma, nullptr, b.saved_rstd, nullptr, b.row_b, b.rows,
+                         b.cols, *b.cub, stream);
+  norm_backward_finish(x, ldx, dy, lddy, gamma, nullptr, b.saved_rstd, nullptr, b.row_b, dx, lddx,
+                       b.rows, b.cols, stream);
+  column_grads(x, ldx, dy, lddy, nullptr, b.saved_rstd, b.dgamma, nullptr, b.column_partials,
+               b.rows, b.cols, stream);
 }
 
 } // namespace bench::unfused

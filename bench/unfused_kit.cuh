@@ -3,6 +3,7 @@
 // Thrust instantiations are built in parallel and only once.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -414,6 +415,223 @@ void cast_fp8(T const* x, long ldx, __nv_fp8_e4m3* y, long ldy, long rows, long 
   kit::map_rows(x, ldx, y, ldy, rows, cols, kit::to_fp8<T>{scale}, stream);
 }
 
+// ---- the backward steps ----------------------------------------------------------------------
+
+namespace kit {
+
+/// (row, col) of the compact index k = row * cols + col.
+struct place {
+  long row, col;
+};
+__host__ __device__ __forceinline__ place place_of(long k, long cols) {
+  long const r = row_of(k, cols);
+  return {r, k - r * cols};
+}
+
+/// a(r, c) * b(r, c) at the compact index k, the tensors rows lda and ldb apart.
+template <class T> struct product {
+  T const* a;
+  long lda;
+  T const* b;
+  long ldb;
+  long cols;
+  __host__ __device__ float operator()(long k) const {
+    place const p = place_of(k, cols);
+    return widen(a[p.row * lda + p.col]) * widen(b[p.row * ldb + p.col]);
+  }
+};
+
+/// g = gamma * dy at the compact index k, times x_hat = (x - mean) * rstd with TimesXHat (mean
+/// null: x * rstd).
+template <class T, bool TimesXHat> struct norm_term {
+  T const* x;
+  long ldx;
+  T const* dy;
+  long lddy;
+  T const* gamma;
+  float const* mean;
+  float const* rstd;
+  long cols;
+  __host__ __device__ float operator()(long k) const {
+    place const p = place_of(k, cols);
+    float const g = widen(gamma[p.col]) * widen(dy[p.row * lddy + p.col]);
+    if constexpr (!TimesXHat)
+      return g;
+    float const centre = mean ? mean[p.row] : 0.0f;
+    return g * (widen(x[p.row * ldx + p.col]) - centre) * rstd[p.row];
+  }
+};
+
+template <class T> struct softmax_gradient {
+  T const* y;
+  long ldy;
+  T const* dy;
+  long lddy;
+  float const* row_sum;
+  bool log;
+  float scale;
+  T* dx;
+  long lddx;
+  long cols;
+  __host__ __device__ void operator()(long k) const {
+    place const p = place_of(k, cols);
+    float const yv = widen(y[p.row * ldy + p.col]);
+    float const d = widen(dy[p.row * lddy + p.col]);
+    float const s = row_sum[p.row];
+    dx[p.row * lddx + p.col] = narrow<T>(scale * (log ? d - expf(yv) * s : yv * (d - s)));
+  }
+};
+
+template <class T> struct norm_gradient {
+  T const* x;
+  long ldx;
+  T const* dy;
+  long lddy;
+  T const* gamma;
+  float const* mean;
+  float const* rstd;
+  float const* sum_g;
+  float const* sum_g_x_hat;
+  T* dx;
+  long lddx;
+  long cols;
+  __host__ __device__ void operator()(long k) const {
+    place const p = place_of(k, cols);
+    float const s = rstd[p.row];
+    float const x_hat = (widen(x[p.row * ldx + p.col]) - (mean ? mean[p.row] : 0.0f)) * s;
+    float const g = widen(gamma[p.col]) * widen(dy[p.row * lddy + p.col]);
+    float const mean_g = sum_g ? sum_g[p.row] / float(cols) : 0.0f;
+    float const mean_g_x_hat = sum_g_x_hat[p.row] / float(cols);
+    dx[p.row * lddx + p.col] = narrow<T>(s * (g - mean_g - x_hat * mean_g_x_hat));
+  }
+};
+
+/// Partial k = chunk * cols + col: the sums over rows [chunk * rows_per_chunk, + rows_per_chunk)
+/// of dy * x_hat (into gamma_part) and of dy (into beta_part, where not null).
+template <class T> struct column_partial {
+  T const* x;
+  long ldx;
+  T const* dy;
+  long lddy;
+  float const* mean;
+  float const* rstd;
+  float* gamma_part;
+  float* beta_part;
+  long rows, cols, rows_per_chunk;
+  __host__ __device__ void operator()(long k) const {
+    place const p = place_of(k, cols); // p.row is the chunk
+    long const first = p.row * rows_per_chunk;
+    long const last = first + rows_per_chunk < rows ? first + rows_per_chunk : rows;
+    float sum_x_hat = 0.0f, sum = 0.0f;
+    for (long r = first; r < last; ++r) {
+      float const d = widen(dy[r * lddy + p.col]);
+      float const x_hat = (widen(x[r * ldx + p.col]) - (mean ? mean[r] : 0.0f)) * rstd[r];
+      sum_x_hat += d * x_hat;
+      sum += d;
+    }
+    gamma_part[k] = sum_x_hat;
+    if (beta_part)
+      beta_part[k] = sum;
+  }
+};
+
+/// out[col] = the sum over chunks of part[chunk * cols + col].
+struct column_total {
+  float const* part;
+  float* out;
+  long chunks, cols;
+  __host__ __device__ void operator()(long col) const {
+    float sum = 0.0f;
+    for (long chunk = 0; chunk < chunks; ++chunk)
+      sum += part[chunk * cols + col];
+    out[col] = sum;
+  }
+};
+
+struct statistics_of {
+  float const* row_sum;
+  float const* row_m2;
+  float eps;
+  float* mean;
+  float* rstd;
+  long cols;
+  __host__ __device__ void operator()(long r) const {
+    if (mean)
+      mean[r] = row_sum[r] / float(cols);
+    rstd[r] = rsqrtf(row_m2[r] / float(cols) + eps);
+  }
+};
+
+} // namespace kit
+
+template <class T>
+void row_sum_products(T const* a, long lda, T const* b, long ldb, float* out, long rows, long cols,
+                      scratch& s, cudaStream_t stream) {
+  auto const in = thrust::make_transform_iterator(thrust::make_counting_iterator(0L),
+                                                  kit::product<T>{a, lda, b, ldb, cols});
+  kit::segmented_sum(in, out, rows, cols, cols, s, stream, "row sum of products");
+}
+
+template <class T>
+void row_sums_norm_backward(T const* x, long ldx, T const* dy, long lddy, T const* gamma,
+                            float const* mean, float const* rstd, float* sum_g, float* sum_g_x_hat,
+                            long rows, long cols, scratch& s, cudaStream_t stream) {
+  auto const terms = [&](auto term) {
+    return thrust::make_transform_iterator(thrust::make_counting_iterator(0L), term);
+  };
+  if (sum_g)
+    kit::segmented_sum(terms(kit::norm_term<T, false>{x, ldx, dy, lddy, gamma, mean, rstd, cols}),
+                       sum_g, rows, cols, cols, s, stream, "row sum of gamma * dy");
+  kit::segmented_sum(terms(kit::norm_term<T, true>{x, ldx, dy, lddy, gamma, mean, rstd, cols}),
+                     sum_g_x_hat, rows, cols, cols, s, stream, "row sum of gamma * dy * x_hat");
+}
+
+template <class T>
+void softmax_backward_finish(T const* y, long ldy, T const* dy, long lddy, float const* row_sum,
+                             bool log, float scale, T* dx, long lddx, long rows, long cols,
+                             cudaStream_t stream) {
+  thrust::for_each_n(
+      kit::on(stream), thrust::make_counting_iterator(0L), rows * cols,
+      kit::softmax_gradient<T>{y, ldy, dy, lddy, row_sum, log, scale, dx, lddx, cols});
+}
+
+template <class T>
+void norm_backward_finish(T const* x, long ldx, T const* dy, long lddy, T const* gamma,
+                          float const* mean, float const* rstd, float const* sum_g,
+                          float const* sum_g_x_hat, T* dx, long lddx, long rows, long cols,
+                          cudaStream_t stream) {
+  thrust::for_each_n(kit::on(stream), thrust::make_counting_iterator(0L), rows * cols,
+                     kit::norm_gradient<T>{x, ldx, dy, lddy, gamma, mean, rstd, sum_g, sum_g_x_hat,
+                                           dx, lddx, cols});
+}
+
+template <class T>
+void column_grads(T const* x, long ldx, T const* dy, long lddy, float const* mean,
+                  float const* rstd, float* dgamma, float* dbeta, float* partials, long rows,
+                  long cols, cudaStream_t stream) {
+  // Enough chunks to give the first pass column_partials_size threads (one per partial), never
+  // more than there are rows; past column_partials_size columns, one chunk.
+  long const chunks = std::max(1L, std::min(rows, column_partials_size / cols));
+  long const rows_per_chunk = (rows + chunks - 1) / chunks;
+  float* const gamma_part = partials;
+  float* const beta_part = dbeta ? partials + std::max(column_partials_size, cols) : nullptr;
+  thrust::for_each_n(kit::on(stream), thrust::make_counting_iterator(0L), chunks * cols,
+                     kit::column_partial<T>{x, ldx, dy, lddy, mean, rstd, gamma_part, beta_part,
+                                            rows, cols, rows_per_chunk});
+  thrust::for_each_n(kit::on(stream), thrust::make_counting_iterator(0L), cols,
+                     kit::column_total{gamma_part, dgamma, chunks, cols});
+  if (dbeta)
+    thrust::for_each_n(kit::on(stream), thrust::make_counting_iterator(0L), cols,
+                       kit::column_total{beta_part, dbeta, chunks, cols});
+}
+
+template <class T>
+void saved_stats(float const* row_sum, float const* row_m2, float eps, float* mean, float* rstd,
+                 long rows, long cols, cudaStream_t stream) {
+  thrust::for_each_n(kit::on(stream), thrust::make_counting_iterator(0L), rows,
+                     kit::statistics_of{row_sum, row_m2, eps, mean, rstd, cols});
+}
+
 } // namespace bench::unfused
 
 /// Every step of unfused.hpp for element type T, in the translation unit that expands it.
@@ -442,4 +660,18 @@ void cast_fp8(T const* x, long ldx, __nv_fp8_e4m3* y, long ldy, long rows, long 
   template void dropout<T>(T const*, long, T*, long, long, long, cudaStream_t);                    \
   template void cast_fp8<T>(T const*, long, __nv_fp8_e4m3*, long, long, long, float,               \
                             cudaStream_t);                                                         \
+  template void row_sum_products<T>(T const*, long, T const*, long, float*, long, long, scratch&,  \
+                                    cudaStream_t);                                                 \
+  template void row_sums_norm_backward<T>(T const*, long, T const*, long, T const*, float const*,  \
+                                          float const*, float*, float*, long, long, scratch&,      \
+                                          cudaStream_t);                                           \
+  template void softmax_backward_finish<T>(T const*, long, T const*, long, float const*, bool,     \
+                                           float, T*, long, long, long, cudaStream_t);             \
+  template void norm_backward_finish<T>(T const*, long, T const*, long, T const*, float const*,    \
+                                        float const*, float const*, float const*, T*, long, long,  \
+                                        long, cudaStream_t);                                       \
+  template void column_grads<T>(T const*, long, T const*, long, float const*, float const*,        \
+                                float*, float*, float*, long, long, cudaStream_t);                 \
+  template void saved_stats<T>(float const*, float const*, float, float*, float*, long, long,      \
+                               cudaStream_t);                                                      \
   }

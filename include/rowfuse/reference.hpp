@@ -30,6 +30,41 @@ template <class G> double gamma_at(view<G const> const& gamma, index_t col) {
   return gamma.data ? rowfuse::detail::widen<double>(gamma.data[col]) : 1.0;
 }
 
+/// x[c] = the load chain's value at (r, c) in double, for every column; tee targets and
+/// dropout keep masks of the chain are written as the kernel writes them.
+template <class BoundLoad> void load_row(BoundLoad const& load, index_t r, std::vector<double>& x) {
+  load_context context{true, load.input.cols};
+  for (index_t c = 0; c < load.input.cols; ++c) {
+    double v[1];
+    load.template load<1>(r, c, v, context);
+    x[std::size_t(c)] = v[0];
+  }
+}
+
+/// Runs the store chain over row r's results y, writes them rounded to the output type and
+/// records in `values` (rows * cols) the exact values that reached the rounding. `context`
+/// carries rf::cast's amax across rows; store_amax folds it into the amax output at the end.
+template <class BoundStore>
+void store_row(BoundStore const& store, index_t r, std::vector<double> const& y,
+               store_context<double>& context, std::vector<double>& values) {
+  using T = typename BoundStore::element_type;
+  double const limit = element_traits<T>::max_finite;
+  bool const saturate = store.saturates();
+  index_t const cols = context.cols;
+  for (index_t c = 0; c < cols; ++c) {
+    double v[1] = {y[std::size_t(c)]};
+    rowfuse::detail::apply_chain(store.nodes, v, r, c, context);
+    double const exact = saturate && !std::isnan(v[0]) ? std::clamp(v[0], -limit, limit) : v[0];
+    values[std::size_t(r * cols + c)] = exact;
+    store.output.at(r, c) = rowfuse::detail::narrow<T>(v[0], saturate);
+  }
+}
+template <class BoundStore>
+void store_amax(BoundStore const& store, store_context<double> const& context) {
+  if (float* amax = store.amax_output())
+    *amax = std::max(*amax, float(context.amax));
+}
+
 /// Loads, runs `row_op(row, x, y)` on each row and stores. The heart of every reference op.
 template <class L, class S, class RowOp>
 std::vector<double> evaluate(char const* where, L const& load_expr, S const& store_expr,
@@ -37,31 +72,15 @@ std::vector<double> evaluate(char const* where, L const& load_expr, S const& sto
   auto const load = bind(load_expr, where);
   index_t const rows = load.input.rows, cols = load.input.cols;
   auto const store = bind(store_expr, where, rows, cols);
-  using T = typename S::element_type;
-  double const limit = element_traits<T>::max_finite;
-  bool const saturate = store.saturates();
-
   std::vector<double> values(static_cast<std::size_t>(rows * cols));
   std::vector<double> x(static_cast<std::size_t>(cols)), y(static_cast<std::size_t>(cols));
-  load_context load_ctx{true, cols};
   store_context<double> store_ctx{cols, 0.0};
   for (index_t r = 0; r < rows; ++r) {
-    for (index_t c = 0; c < cols; ++c) {
-      double v[1];
-      load.template load<1>(r, c, v, load_ctx);
-      x[std::size_t(c)] = v[0];
-    }
+    load_row(load, r, x);
     row_op(r, x, y);
-    for (index_t c = 0; c < cols; ++c) {
-      double v[1] = {y[std::size_t(c)]};
-      rowfuse::detail::apply_chain(store.nodes, v, r, c, store_ctx);
-      double const exact = saturate && !std::isnan(v[0]) ? std::clamp(v[0], -limit, limit) : v[0];
-      values[std::size_t(r * cols + c)] = exact;
-      store.output.at(r, c) = rowfuse::detail::narrow<T>(v[0], saturate);
-    }
+    store_row(store, r, y, store_ctx, values);
   }
-  if (float* amax = store.amax_output())
-    *amax = std::max(*amax, float(store_ctx.amax));
+  store_amax(store, store_ctx);
   return values;
 }
 

@@ -51,6 +51,12 @@ struct row_stats {
   float* rstd = nullptr;
 };
 
+/// Where the parameter gradients go: fp32 [cols] each; nullptr skips one.
+struct affine_grads {
+  float* dgamma = nullptr;
+  float* dbeta = nullptr;
+};
+
 namespace detail {
 
 template <class A> inline constexpr bool is_affine = std::is_same_v<A, no_affine_t>;
