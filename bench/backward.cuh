@@ -16,8 +16,7 @@
 // unfused forward, untimed, once per case. Counted bytes: y or x and dy read, dx written, and
 // residual_backward's second output; gamma, the statistics and dgamma, dbeta are not counted.
 //
-// The fused calls are the API of issue 13 (include/rowfuse/ops*.cuh), built when CMake's
-// ROWFUSE_BENCH_BACKWARD is ON; without them the rows time the unfused baseline and the copy.
+// The fused calls are the backward ops of include/rowfuse/ops_backward.cuh.
 #pragma once
 
 #include <vector>
@@ -97,8 +96,6 @@ template <class T> void residual_backward_unfused(buffers const& b, cudaStream_t
 
 // ---- fused ---------------------------------------------------------------------------------
 
-#if ROWFUSE_BENCH_BACKWARD
-
 template <class T> auto load_of(void const* data, buffers const& b) {
   return rf::load(in<T>(data), b.rows, b.cols, b.ld);
 }
@@ -147,15 +144,6 @@ template <class T> struct fused_calls {
   static constexpr launcher residual = residual_backward_fused<T>;
 };
 
-#else
-
-template <class T> struct fused_calls {
-  static constexpr launcher softmax = nullptr, log_softmax = nullptr, layernorm = nullptr,
-                            rmsnorm = nullptr, attention = nullptr, residual = nullptr;
-};
-
-#endif
-
 template <class T> std::vector<variant> family() {
   constexpr dtype t = dtype_of<T>;
   constexpr double s = sizeof(T);
@@ -177,13 +165,8 @@ template <class T> std::vector<variant> family() {
   launcher const prepare[] = {probabilities<T>,           log_probabilities<T>,
                               layernorm_statistics<T>,    rmsnorm_statistics<T>,
                               attention_probabilities<T>, layernorm_statistics<T>};
-  for (std::size_t i = 0; i < v.size(); ++i) {
+  for (std::size_t i = 0; i < v.size(); ++i)
     v[i].prepare = prepare[i];
-    if (!v[i].fused)
-      v[i].note = "backward rows without their fused call: this build has "
-                  "ROWFUSE_BENCH_BACKWARD off (configure with -DROWFUSE_BENCH_BACKWARD=ON once "
-                  "the backward ops are in include/rowfuse)";
-  }
   v[5].writes_h = true;
   v[5].h_tolerance = tolerances::of_order_one(t);
   return v;

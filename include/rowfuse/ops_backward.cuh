@@ -29,16 +29,6 @@ Gradient bind_gradient(Load const& input, Gradient const& gradient, char const* 
           bind_chain(gradient.nodes, where, rows, cols)};
 }
 
-} // namespace detail
-
-/// Where a norm backward's parameter gradients go: fp32 [cols] each; nullptr skips one.
-struct affine_grads {
-  float* dgamma = nullptr;
-  float* dbeta = nullptr;
-};
-
-namespace detail {
-
 /// layernorm_backward (Centered) and rmsnorm_backward: checks, the partials' workspace, the
 /// kernel over the rows, then one column sum per parameter gradient.
 template <bool Centered, cols_range Range, class LoadX, class LoadGrad, class StoreGrad,
