@@ -143,10 +143,12 @@ std::span<tuning::register_shape const> table_of(tuning::shape_family family) {
   using tuning::shape_family;
   using tuning::shapes_for;
   switch (family) {
-  case shape_family::light:
-    return shapes_for<ElementBytes, Pack, shape_family::light>();
-  case shape_family::heavy:
-    return shapes_for<ElementBytes, Pack, shape_family::heavy>();
+  case shape_family::softmax:
+    return shapes_for<ElementBytes, Pack, shape_family::softmax>();
+  case shape_family::rmsnorm:
+    return shapes_for<ElementBytes, Pack, shape_family::rmsnorm>();
+  case shape_family::layernorm:
+    return shapes_for<ElementBytes, Pack, shape_family::layernorm>();
   case shape_family::gradient:
     break;
   }

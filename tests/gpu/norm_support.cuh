@@ -155,7 +155,7 @@ template <class Launch> void for_each_plan(long cols, int widest, Launch&& launc
       int const effective = pack == 1 ? 1 : widest;
       if (pack == 1 && widest == 1)
         continue;
-      if (!test::engine_supports(kind, cols, effective, true))
+      if (!test::engine_supports(kind, cols, effective, rf::tuning::shape_family::layernorm))
         continue;
       // Scalar accesses over a re-read wide row take seconds and add nothing the vector
       // run and the narrower widths do not cover.

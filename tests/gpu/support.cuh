@@ -178,15 +178,13 @@ inline std::vector<rf::engine_kind> all_engines() {
 }
 
 /// Whether a forced engine can run `cols` at pack `pack`: what choose_plan accepts with the
-/// register shapes of a light op (softmax) or, `heavy`, of an op with per-column operands (the
-/// norms; dispatch/tuning.hpp).
-inline bool engine_supports(rf::engine_kind kind, long cols, int pack, bool heavy = false) {
+/// register shapes of ops of `family` (dispatch/tuning.hpp).
+inline bool engine_supports(rf::engine_kind kind, long cols, int pack,
+                            rf::tuning::shape_family family = rf::tuning::shape_family::softmax) {
   try {
     int const element_bytes = pack == 4 ? 4 : 2; // 16-byte packs: 4 fp32 or 8 fp16/bf16
     rf::detail::choose_plan("probe", 1, cols, pack, kind, rf::current_device(),
-                            rf::detail::register_shapes(element_bytes, pack,
-                                                        heavy ? rf::tuning::shape_family::heavy
-                                                              : rf::tuning::shape_family::light));
+                            rf::detail::register_shapes(element_bytes, pack, family));
     return true;
   } catch (rf::error const&) {
     return false;

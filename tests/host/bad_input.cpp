@@ -106,7 +106,7 @@ std::string plan_error(rf::engine_kind kind, index_t cols, int pack, int cc = 90
   return test::error_message([&] {
     rf::detail::choose_plan(
         "rf::softmax", 2, cols, pack, kind, described_device(cc),
-        rf::detail::register_shapes(element_bytes, pack, rf::tuning::shape_family::light),
+        rf::detail::register_shapes(element_bytes, pack, rf::tuning::shape_family::softmax),
         cluster_cache_bytes);
   });
 }
@@ -562,7 +562,7 @@ TEST_CASE("L2: a forced cluster engine on a device below compute capability 9.0"
   // The automatic plan on such a device takes no cluster engine.
   rf::plan const p = rf::detail::choose_plan(
       "rf::softmax", 2, 100000, 4, rf::engine_kind::automatic, described_device(80),
-      rf::detail::register_shapes(4, 4, rf::tuning::shape_family::light));
+      rf::detail::register_shapes(4, 4, rf::tuning::shape_family::softmax));
   CHECK(p.engine == rf::engine_kind::block_uncached);
 }
 

@@ -17,6 +17,7 @@
 #include "../engine/register_engine.cuh"
 #include "../engine/streaming_engine.cuh"
 #include "../expr/expression.hpp"
+#include "../op/norm.cuh"
 #include "cluster_sizing.hpp"
 #include "kernel_cache.hpp"
 #include "plan.hpp"
@@ -45,17 +46,24 @@ namespace rowfuse::detail {
 template <class T> inline constexpr int widest_pack = int(16 / sizeof(T));
 
 /// The register shapes an op takes (tuning::shapes_for): a gradient_op's own (it holds a second
-/// stream, which doubles the values a thread holds), the heavy ones for an op that reads
-/// per-column operands (the norms' gamma and beta), the light ones otherwise.
-template <class Op, int N>
+/// stream, which doubles the values a thread holds), rmsnorm's, layernorm's, or softmax's (every
+/// other op: softmax, log-softmax).
+template <class Op>
+inline constexpr tuning::shape_family forward_family = tuning::shape_family::softmax;
+template <class Affine>
+inline constexpr tuning::shape_family forward_family<op::rmsnorm<Affine>> =
+    tuning::shape_family::rmsnorm;
+template <class Affine>
+inline constexpr tuning::shape_family forward_family<op::layernorm<Affine>> =
+    tuning::shape_family::layernorm;
+
+template <class Op>
 inline constexpr tuning::shape_family shape_family_of =
-    engine::gradient_op<Op>        ? tuning::shape_family::gradient
-    : engine::reads_columns<Op, N> ? tuning::shape_family::heavy
-                                   : tuning::shape_family::light;
+    engine::gradient_op<Op> ? tuning::shape_family::gradient : forward_family<Op>;
 
 /// The register-shape table for inputs of T at packs of N, for `Op` (tuning::shapes_for).
 template <class T, int N, class Op> constexpr auto const& shape_table() {
-  return tuning::shapes_for<int(sizeof(T)), N, shape_family_of<Op, N>>();
+  return tuning::shapes_for<int(sizeof(T)), N, shape_family_of<Op>>();
 }
 
 /// Whether table row I can plan a width inside Range: automatic plans take it for widths up to
@@ -240,7 +248,7 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
 
   int const pack = wide_ok ? wide : 1;
   plan p = choose_plan(Op::name, rows, cols, pack, options.engine, dev,
-                       register_shapes(int(sizeof(T)), pack, shape_family_of<Op, wide>),
+                       register_shapes(int(sizeof(T)), pack, shape_family_of<Op>),
                        engine::cluster_cache_bytes<Op, Load>,
                        int(sizeof(float)) * engine::cached_streams<Op>);
   if (p.engine == engine_kind::automatic)

@@ -35,54 +35,99 @@ constexpr index_t capacity(register_shape const& s, int pack) {
 
 // The tables below were measured on an H100 80GB HBM3 on 2026-11-23 with
 // bench/experiments/row_shapes.cu (2^27 elements, inputs uniform in [-4, 4), ratio to a
-// device-to-device copy of the same bytes timed in the same run; rounds 1 and 2 in
-// bench/NOTES.md). What they show:
+// device-to-device copy of the same bytes timed in the same run; rounds 1, 2 and 4 in
+// bench/NOTES.md; round 4, on the engine with dense rows and kept gamma/beta, chose every
+// row marked "r4"). What they show:
 //  - a block must move 8 KB or more: with one block a tile, 2 KB blocks ran at 0.50 of copy,
 //    4 KB at 0.80-0.88 and 8 KB at 0.99 (softmax fp16, 128 to 1024 columns): block launches,
 //    not DRAM, limit smaller ones;
 //  - where blocks are that large and three or more fit on an SM, one block a tile beats a
-//    persistent grid (fp32 2048-8192: 1.01 against 0.95); where one or two fit, the persistent
-//    grid that stages the next row wins (fp16 32768: 0.92 against 0.89).
+//    persistent grid (rmsnorm fp16 4096: 0.994 against 0.937), and loading straight into
+//    registers beats staging through shared memory (softmax fp16 16384: 0.999 against 0.965);
+//  - a register cap (min_blocks_per_sm) that buys a block an SM is often worth it (rmsnorm
+//    fp32 8192, 512 threads: 1.010 at two blocks against < 0.97 at one);
+//  - rmsnorm and layernorm want different shapes (1024 fp16 columns: rmsnorm 0.996 with one
+//    block a tile, layernorm 0.921), so each op has its own table.
+// Every table of one element size holds the same widest row, so the engines an op can be forced
+// onto depend on the width alone.
 
 /// Softmax and log-softmax over 16-bit inputs, packs of 8 (first row that holds the width).
-inline constexpr register_shape light_16bit[] = {
-    {32, 1, 512, false, 1, false, false, 4},  // 0.939
-    {64, 2, 256, false, 1, true, false, 1},   // 0.984
-    {1024, 4, 256, false, 1, true, false, 1}, // 0.983-0.996
-    {2048, 2, 128, true, 1, false, true, 1},  // 0.92 (256 x 1 staged: 0.897)
-    {4096, 2, 256, true, 1, true, false, 1},  // 0.925
-    {8192, 4, 256, true, 1, true, false, 1},  // 0.962
-    {16384, 8, 256, true, 1, true, false, 1}, // 0.954
-    {32768, 4, 1024, true, 1, true, true, 1}, // 0.92-0.93 (512 x 8: 0.91-0.92)
+inline constexpr register_shape softmax_16bit[] = {
+    {512, 2, 256, false, 1, false, false, 4},  // r4 0.994-0.999
+    {1024, 4, 128, false, 1, true, false, 6},  // r4 0.997
+    {2048, 2, 128, true, 1, false, true, 6},   // r4 0.952
+    {4096, 2, 256, true, 1, false, false, 3},  // r4 0.996 (staged, the old row: 0.97)
+    {8192, 2, 512, true, 1, false, false, 2},  // r4 1.004 (4 x 256 staged: 0.97)
+    {16384, 4, 512, true, 1, false, false, 1}, // r4 0.999 (8 x 256 staged: 0.965)
+    {32768, 4, 1024, true, 1, true, true, 1},  // 0.91 (r4: 8 x 512 staged 0.913)
 };
 
-/// The norms (they also read gamma and beta, and layernorm reduces three values a row) over
-/// 16-bit inputs: they hold more registers, fewer blocks fit, and the persistent grid wins
-/// (layernorm fp16: 0.87-0.90 against 0.69-0.72 with one block a tile at 32-512 columns).
-inline constexpr register_shape heavy_16bit[] = {
-    {32, 2, 512, false, 1, true, true, 1},    // layernorm 0.87, rmsnorm 0.88
-    {512, 2, 256, false, 1, true, true, 1},   // layernorm 0.89-0.91, rmsnorm 0.91-0.92
-    {1024, 4, 128, false, 1, true, true, 1},  // layernorm 0.78, rmsnorm 0.86 (64 x 2: 0.72, 0.77)
-    {2048, 1, 256, true, 1, true, true, 1},   // layernorm 0.89, rmsnorm 0.86 (128 x 2: 0.69, 0.76)
-    {4096, 2, 256, true, 1, true, true, 1},   // layernorm 0.87, rmsnorm 0.87 (128 x 4: 0.87, 0.83)
-    {8192, 2, 512, true, 1, true, true, 1},   // layernorm 0.84, rmsnorm 0.90 (256 x 4: 0.85, 0.84)
-    {16384, 2, 1024, true, 1, true, true, 1}, // layernorm 0.80, rmsnorm 0.92
-    {32768, 4, 1024, true, 1, true, true, 1}, // layernorm 0.82-0.84, rmsnorm 0.91
+/// RMSNorm over 16-bit inputs.
+inline constexpr register_shape rmsnorm_16bit[] = {
+    {512, 2, 256, false, 1, false, true, 1},    // r4 0.937-0.952
+    {1024, 4, 256, false, 1, false, false, 3},  // r4 0.996 (persistent staged: 0.91)
+    {2048, 2, 128, true, 1, false, true, 1},    // r4 0.937
+    {4096, 4, 128, true, 1, false, false, 1},   // r4 0.994 (2 x 256 staged persistent: 0.87)
+    {8192, 4, 256, true, 1, false, false, 3},   // r4 0.995
+    {16384, 4, 512, true, 1, false, false, 2},  // r4 0.991
+    {32768, 4, 1024, true, 1, false, false, 1}, // r4 0.990 (staged persistent: 0.913)
 };
 
-/// Every op over fp32 inputs, packs of 4.
-inline constexpr register_shape any_32bit[] = {
-    {256, 2, 512, false, 1, false, false, 1},    // softmax 1.013-1.017
+/// LayerNorm over 16-bit inputs (three values reduced a row, gamma and beta: the most registers).
+inline constexpr register_shape layernorm_16bit[] = {
+    {512, 2, 256, false, 1, false, true, 4},   // r4 0.894-0.913
+    {1024, 4, 128, false, 1, false, false, 6}, // r4 0.921
+    {2048, 2, 128, true, 1, true, true, 1},    // r4 0.942
+    {4096, 2, 256, true, 1, true, true, 3},    // r4 0.922
+    {8192, 4, 256, true, 1, false, false, 3},  // r4 0.932
+    {16384, 4, 512, true, 1, false, false, 2}, // r4 0.946
+    {32768, 4, 1024, true, 1, true, true, 1},  // r4 0.861
+};
+
+/// Softmax and log-softmax over fp32 inputs, packs of 4; past 32768 columns a row spans a
+/// cluster's registers.
+inline constexpr register_shape softmax_32bit[] = {
+    {256, 2, 512, false, 1, false, false, 1},    // 1.013-1.017
     {512, 4, 256, false, 1, true, false, 1},     // 1.008
     {1024, 2, 128, true, 1, false, false, 1},    // 0.923
     {2048, 2, 256, true, 1, false, false, 1},    // 1.017
     {4096, 4, 256, true, 1, false, false, 1},    // 1.007
     {8192, 4, 512, true, 1, false, false, 1},    // 1.012
-    {16384, 8, 512, true, 1, false, false, 1},   // 0.977
-    {32768, 8, 1024, true, 1, true, false, 1},   // 0.882
+    {16384, 8, 512, true, 1, false, false, 1},   // 0.977 (r4: 16 x 256 1.005, 167 registers)
+    {32768, 8, 1024, true, 1, true, false, 1},   // 0.882 (r4: 16 x 512 0.984)
     {65536, 8, 256, true, 8, false, false, 1},   // 0.810 (block_uncached: 0.64)
     {131072, 8, 256, true, 16, false, false, 1}, // 0.745
     {262144, 8, 512, true, 16, false, false, 2}, // 0.641
+};
+
+/// RMSNorm over fp32 inputs.
+inline constexpr register_shape rmsnorm_32bit[] = {
+    {256, 2, 256, false, 1, false, false, 4},    // r4 1.005-1.010
+    {512, 4, 128, false, 1, false, false, 1},    // r4 1.016
+    {1024, 2, 128, true, 1, false, false, 1},    // rowfuse-bench 1.01 (r4: 0.93-0.95)
+    {2048, 2, 256, true, 1, false, false, 3},    // r4 1.015
+    {4096, 4, 256, true, 1, false, false, 1},    // r4 1.009
+    {8192, 4, 512, true, 1, false, false, 2},    // r4 1.010 (one block an SM: < 0.97)
+    {16384, 4, 1024, true, 1, false, false, 1},  // r4 1.008 (8 x 512: 0.80 in the bench)
+    {32768, 8, 1024, true, 1, false, false, 1},  // r4 0.952
+    {65536, 8, 256, true, 8, false, false, 1},   // softmax's
+    {131072, 8, 256, true, 16, false, false, 1}, // softmax's
+    {262144, 8, 512, true, 16, false, false, 2}, // softmax's
+};
+
+/// LayerNorm over fp32 inputs.
+inline constexpr register_shape layernorm_32bit[] = {
+    {256, 2, 256, false, 1, false, true, 1},     // r4 0.940-0.946
+    {512, 4, 256, false, 1, true, false, 3},     // r4 1.002
+    {1024, 2, 128, true, 1, false, false, 1},    // rowfuse-bench 1.01 (r4: 0.94-0.97)
+    {2048, 2, 256, true, 1, false, true, 1},     // r4 0.965
+    {4096, 4, 256, true, 1, true, false, 3},     // r4 1.016 (direct: 0.93 in the bench)
+    {8192, 4, 512, true, 1, false, false, 2},    // r4 0.998 (one block an SM: 0.78 in the bench)
+    {16384, 8, 512, true, 1, false, false, 1},   // r4 0.984
+    {32768, 8, 1024, true, 1, true, false, 1},   // r4 0.863
+    {65536, 8, 256, true, 8, false, false, 1},   // softmax's
+    {131072, 8, 256, true, 16, false, false, 1}, // softmax's
+    {262144, 8, 512, true, 16, false, false, 2}, // softmax's
 };
 
 // Single elements (odd widths or pointers off the 16-byte grid): round 3 of row_shapes.cu on the
@@ -138,22 +183,23 @@ inline constexpr register_shape scalar_32bit[] = {
 // rows: fp16 2 x 512 72 / 122, fp32 4 x 512 80 / 124, single fp16 16 x 512 100 / 128, single fp32
 // 16 x 512 84 / 120).
 
-/// Backward ops over 16-bit inputs, packs of 8: heavy_16bit's shapes up to 8192 columns.
+/// Backward ops over 16-bit inputs, packs of 8: the fourth session's norm shapes up to 8192
+/// columns.
 inline constexpr register_shape gradient_16bit[] = {
     {32, 2, 512, false, 1, true, true, 1},     {512, 2, 256, false, 1, true, true, 1},
     {1024, 4, 128, false, 1, true, true, 1},   {2048, 1, 256, true, 1, true, true, 1},
     {4096, 2, 256, true, 1, true, true, 1},    {8192, 2, 512, true, 1, true, true, 1},
-    {16384, 2, 512, true, 2, false, false, 1}, // layernorm: heavy_16bit's 2 x 1024 spills
+    {16384, 2, 512, true, 2, false, false, 1}, // layernorm: 2 x 1024 spills
     {32768, 2, 512, true, 4, false, false, 1}, // 4 x 1024 spills
 };
 
-/// Backward ops over fp32 inputs, packs of 4: any_32bit's shapes up to 8192 and at 65536 and
+/// Backward ops over fp32 inputs, packs of 4: softmax_32bit's shapes up to 8192 and at 65536 and
 /// 131072 columns.
 inline constexpr register_shape gradient_32bit[] = {
     {256, 2, 512, false, 1, false, false, 1},    {512, 4, 256, false, 1, true, false, 1},
     {1024, 2, 128, true, 1, false, false, 1},    {2048, 2, 256, true, 1, false, false, 1},
     {4096, 4, 256, true, 1, false, false, 1},    {8192, 4, 512, true, 1, false, false, 1},
-    {16384, 4, 512, true, 2, false, false, 1}, // any_32bit's 8 x 512 spills (layernorm)
+    {16384, 4, 512, true, 2, false, false, 1}, // 8 x 512 spills (layernorm)
     {32768, 4, 512, true, 4, false, false, 1}, // 8 x 1024 spills
     {65536, 8, 256, true, 8, false, false, 1}, // layernorm 233 registers
     {131072, 8, 256, true, 16, false, false, 1},
@@ -177,14 +223,13 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
     {32768, 16, 512, true, 4, false, false, 1}, // 32 x 1024 spills
 };
 
-/// Which tables an op takes: `light` (softmax, log-softmax), `heavy` (the norms, which also read
-/// gamma and beta) or `gradient` (the backward ops, which hold two streams).
-enum class shape_family { light, heavy, gradient };
+/// Which tables an op takes: softmax's (log-softmax's too), rmsnorm's, layernorm's, or the
+/// backward ops' (`gradient`: they hold two streams).
+enum class shape_family { softmax, rmsnorm, layernorm, gradient };
 
 /// The table for elements of `ElementBytes` at packs of `Pack` for ops of `Family`: the kernel
 /// table and the plan both take it from here.
 template <int ElementBytes, int Pack, shape_family Family> constexpr auto const& shapes_for() {
-  constexpr bool heavy = Family == shape_family::heavy;
   if constexpr (Family == shape_family::gradient) {
     if constexpr (Pack == 1 && ElementBytes == 4)
       return scalar_gradient_32bit;
@@ -197,11 +242,21 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
   } else if constexpr (Pack == 1 && ElementBytes == 4) {
     return scalar_32bit;
   } else if constexpr (Pack == 1) {
-    return heavy ? scalar_heavy_16bit : scalar_light_16bit;
+    return Family == shape_family::softmax ? scalar_light_16bit : scalar_heavy_16bit;
   } else if constexpr (ElementBytes == 4) {
-    return any_32bit;
+    if constexpr (Family == shape_family::softmax)
+      return softmax_32bit;
+    else if constexpr (Family == shape_family::rmsnorm)
+      return rmsnorm_32bit;
+    else
+      return layernorm_32bit;
   } else {
-    return heavy ? heavy_16bit : light_16bit;
+    if constexpr (Family == shape_family::softmax)
+      return softmax_16bit;
+    else if constexpr (Family == shape_family::rmsnorm)
+      return rmsnorm_16bit;
+    else
+      return layernorm_16bit;
   }
 }
 
