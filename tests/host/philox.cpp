@@ -116,19 +116,22 @@ TEST_CASE("philox4x32_10 agrees with the independent implementation on random co
   }
 }
 
-TEST_CASE("mul_hi_u32 is the high word of the 64-bit product") {
-  using rowfuse::detail::mul_hi_u32;
-  CHECK(mul_hi_u32(0xffffffffu, 0xffffffffu) == 0xfffffffeu);
-  CHECK(mul_hi_u32(0x80000000u, 2u) == 1u);
-  CHECK(mul_hi_u32(0x7fffffffu, 2u) == 0u);
-  CHECK(mul_hi_u32(0u, 0xffffffffu) == 0u);
+TEST_CASE("mul_wide_u32 is the 64-bit product of two words") {
+  using rowfuse::detail::mul_wide_u32;
+  auto const product = [](u32 a, u32 b) {
+    auto const p = mul_wide_u32(a, b);
+    return u64(p.hi) << 32 | p.lo;
+  };
+  CHECK(product(0xffffffffu, 0xffffffffu) == 0xfffffffe00000001ull);
+  CHECK(product(0x80000000u, 2u) == 0x100000000ull);
+  CHECK(product(0x7fffffffu, 2u) == 0xfffffffeull);
+  CHECK(product(0u, 0xffffffffu) == 0u);
   std::mt19937 rng(7);
   for (int i = 0; i < 10000; ++i) {
     u32 const a = u32(rng()), b = u32(rng());
-    // Split b into halves so that the expected value is formed without a 64-bit product.
+    // Schoolbook product of 16-bit halves: no 64-bit product of full words on this side.
     u64 const lo = u64(a) * (b & 0xffffu), hi = u64(a) * (b >> 16);
-    u32 const expected = u32((hi + (lo >> 16)) >> 16);
-    REQUIRE(mul_hi_u32(a, b) == expected);
+    REQUIRE(product(a, b) == (hi << 16) + lo);
   }
 }
 

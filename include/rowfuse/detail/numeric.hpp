@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include <cuda_bf16.h>
@@ -136,11 +137,15 @@ template <class T, class V> ROWFUSE_HD T narrow(V value, bool saturate = false) 
 }
 
 #ifdef __CUDACC__
-/// out[j] = narrow<T>(x[j], saturate) for a pack of device values. fp8 on sm_89+ takes the
-/// hardware conversion of two floats in one instruction (cvt.rn.satfinite.e4m3x2.f32), which
-/// only saturates; without `saturate` a select puts back the format's overflow exactly as
-/// narrow rounds it (element_traits::overflow_midpoint). Through narrow, the runtime flag kept
-/// CUDA's double-precision software conversion (the non-saturating path) in every fp8 store.
+/// out[j] = narrow<T>(x[j], saturate) for a pack of device values, with `saturate` tested once
+/// per pack (it is the store's, uniform across the launch):
+///  - fp8 on sm_89+: the hardware conversion of two floats in one instruction
+///    (cvt.rn.satfinite.e4m3x2.f32), its 16-bit results shifted into 32-bit words as they come;
+///    it only saturates, so without `saturate` a pass over the pack puts back the format's
+///    overflow exactly as narrow rounds it (element_traits::overflow_midpoint);
+///  - fp16 and bf16: clamped first when saturating, then converted in pairs
+///    (cvt.rn.f16x2.f32, cvt.rn.bf16x2.f32), the same round-to-nearest-even as one at a time;
+///  - anything else (fp32, fp8 before sm_89): narrow, element by element.
 template <class T, int N>
 __device__ __forceinline__ void narrow_pack(float const (&x)[N], T (&out)[N], bool saturate) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
@@ -148,27 +153,54 @@ __device__ __forceinline__ void narrow_pack(float const (&x)[N], T (&out)[N], bo
 #else
   constexpr bool hardware_fp8 = false;
 #endif
+  constexpr bool paired_16bit = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
   if constexpr (hardware_fp8) {
     using traits = element_traits<T>;
+    // Element j is byte j % 4 of word j / 4, as the pack lies in memory.
+    std::uint32_t words[(N + 3) / 4] = {};
     ROWFUSE_UNROLL
     for (int j = 0; j < N; j += 2) {
       float2 const pair{x[j], j + 1 < N ? x[j + 1] : 0.0f};
-      __nv_fp8x2_storage_t const both =
+      std::uint32_t const both =
           __nv_cvt_float2_to_fp8x2(pair, __NV_SATFINITE, traits::interpretation);
+      words[j / 4] |= both << (8 * (j % 4));
+    }
+    if (!saturate) {
       ROWFUSE_UNROLL
-      for (int k = 0; k < 2 && j + k < N; ++k) {
-        float const value = k == 0 ? pair.x : pair.y;
-        auto bits = static_cast<__nv_fp8_storage_t>(both >> (8 * k));
-        float const magnitude = fabsf(value); // NaN compares false: cvt keeps it NaN
+      for (int j = 0; j < N; ++j) {
+        float const magnitude = fabsf(x[j]); // NaN compares false: cvt keeps it NaN
         bool const overflows =
             magnitude > traits::overflow_midpoint ||
             (traits::midpoint_overflows && magnitude == traits::overflow_midpoint);
-        if (!saturate && overflows)
-          bits = static_cast<__nv_fp8_storage_t>(traits::overflow_bits |
-                                                 (__float_as_uint(value) >> 24 & 0x80u));
-        out[j + k].__x = bits;
+        std::uint32_t const bits = traits::overflow_bits | (__float_as_uint(x[j]) >> 24 & 0x80u);
+        int const shift = 8 * (j % 4);
+        if (overflows)
+          words[j / 4] = (words[j / 4] & ~(0xffu << shift)) | bits << shift;
       }
     }
+    std::memcpy(out, words, sizeof(out));
+  } else if constexpr (paired_16bit) {
+    float y[N];
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      y[j] = x[j];
+    if (saturate) {
+      ROWFUSE_UNROLL
+      for (int j = 0; j < N; ++j)
+        y[j] = clamp_magnitude(y[j], float(element_traits<T>::max_finite));
+    }
+    ROWFUSE_UNROLL
+    for (int j = 0; j + 1 < N; j += 2) {
+      if constexpr (std::is_same_v<T, __half>) {
+        __half2 const both = __floats2half2_rn(y[j], y[j + 1]); // .x = y[j]: the lower address
+        std::memcpy(&out[j], &both, sizeof both);
+      } else {
+        __nv_bfloat162 const both = __floats2bfloat162_rn(y[j], y[j + 1]);
+        std::memcpy(&out[j], &both, sizeof both);
+      }
+    }
+    if constexpr (N % 2 == 1)
+      out[N - 1] = narrow<T>(y[N - 1]);
   } else {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)

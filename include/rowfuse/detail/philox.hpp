@@ -27,11 +27,23 @@ inline constexpr std::uint32_t weyl1 = 0xBB67AE85u; // sqrt(3) - 1
 inline constexpr int rounds = 10;
 } // namespace philox_constants
 
-ROWFUSE_HD std::uint32_t mul_hi_u32(std::uint32_t a, std::uint32_t b) {
+/// The 64-bit product of two 32-bit words as {high, low}: one mul.wide.u32 (one IMAD.WIDE.U32)
+/// gives both the word a Philox round XORs and the word it passes on. On the device the halves
+/// are taken apart by a register-pair move (no shift or conversion for ptxas to remove).
+struct wide_product {
+  std::uint32_t hi, lo;
+};
+ROWFUSE_HD wide_product mul_wide_u32(std::uint32_t a, std::uint32_t b) {
 #ifdef __CUDA_ARCH__
-  return __umulhi(a, b);
+  wide_product p;
+  asm("{\n\t.reg .b64 product;\n\tmul.wide.u32 product, %2, %3;\n\tmov.b64 {%1, %0}, product;"
+      "\n\t}"
+      : "=r"(p.hi), "=r"(p.lo)
+      : "r"(a), "r"(b));
+  return p;
 #else
-  return static_cast<std::uint32_t>((std::uint64_t{a} * b) >> 32);
+  std::uint64_t const product = std::uint64_t{a} * b;
+  return {static_cast<std::uint32_t>(product >> 32), static_cast<std::uint32_t>(product)};
 #endif
 }
 
@@ -66,12 +78,10 @@ ROWFUSE_HD philox_u32x4 philox4x32_10(philox_u32x4 counter, philox_schedule cons
   using namespace philox_constants;
   ROWFUSE_UNROLL
   for (int round = 0; round < rounds; ++round) {
-    std::uint32_t const hi0 = mul_hi_u32(multiplier0, counter.v[0]);
-    std::uint32_t const lo0 = multiplier0 * counter.v[0];
-    std::uint32_t const hi1 = mul_hi_u32(multiplier1, counter.v[2]);
-    std::uint32_t const lo1 = multiplier1 * counter.v[2];
-    counter = {
-        {hi1 ^ counter.v[1] ^ keys.k[round][0], lo1, hi0 ^ counter.v[3] ^ keys.k[round][1], lo0}};
+    wide_product const p0 = mul_wide_u32(multiplier0, counter.v[0]);
+    wide_product const p1 = mul_wide_u32(multiplier1, counter.v[2]);
+    counter = {{p1.hi ^ counter.v[1] ^ keys.k[round][0], p1.lo,
+                p0.hi ^ counter.v[3] ^ keys.k[round][1], p0.lo}};
   }
   return counter;
 }

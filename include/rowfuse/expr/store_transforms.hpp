@@ -249,16 +249,19 @@ template <class T> struct cast_node : node_tag {
 
   template <int N, class V>
   ROWFUSE_HD void apply(V (&x)[N], index_t, index_t, store_context<V>& context) const {
-    ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j) {
-      if (amax != nullptr) {
-        V const magnitude = x[j] < V(0) ? -x[j] : x[j];
-        // NaN compares false and is left out of amax, as fmax would leave it out.
-        if (magnitude > context.amax)
-          context.amax = magnitude;
+    if (amax != nullptr) {
+      // fmax leaves NaN out of amax (the other operand wins); context.amax is never NaN.
+      ROWFUSE_UNROLL
+      for (int j = 0; j < N; ++j) {
+        if constexpr (std::is_same_v<V, double>)
+          context.amax = std::fmax(context.amax, std::fabs(x[j]));
+        else
+          context.amax = fmaxf(context.amax, fabsf(x[j]));
       }
-      x[j] *= V(scale);
     }
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      x[j] *= V(scale);
   }
   cast_node bind(char const* where, index_t, index_t) const {
     detail::require(std::isfinite(scale) && scale > 0.0f, where, "cast scale", scale,
