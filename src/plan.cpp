@@ -149,10 +149,12 @@ std::span<tuning::register_shape const> table_of(tuning::shape_family family) {
     return shapes_for<ElementBytes, Pack, shape_family::rmsnorm>();
   case shape_family::layernorm:
     return shapes_for<ElementBytes, Pack, shape_family::layernorm>();
-  case shape_family::gradient:
+  case shape_family::softmax_gradient:
+    return shapes_for<ElementBytes, Pack, shape_family::softmax_gradient>();
+  case shape_family::norm_gradient:
     break;
   }
-  return shapes_for<ElementBytes, Pack, shape_family::gradient>();
+  return shapes_for<ElementBytes, Pack, shape_family::norm_gradient>();
 }
 
 } // namespace

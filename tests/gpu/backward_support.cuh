@@ -213,7 +213,8 @@ inline bool engine_supports(rf::engine_kind kind, long cols, int pack, int eleme
   try {
     rf::detail::choose_plan(
         "probe", 1, cols, pack, kind, rf::current_device(),
-        rf::detail::register_shapes(element_bytes, pack, rf::tuning::shape_family::gradient), 8, 8);
+        rf::detail::register_shapes(element_bytes, pack, rf::tuning::shape_family::norm_gradient),
+        8, 8);
     return true;
   } catch (rf::error const&) {
     return false;

@@ -18,6 +18,7 @@
 #include "../engine/streaming_engine.cuh"
 #include "../expr/expression.hpp"
 #include "../op/norm.cuh"
+#include "../op/softmax_backward.cuh"
 #include "cluster_sizing.hpp"
 #include "kernel_cache.hpp"
 #include "plan.hpp"
@@ -45,9 +46,9 @@ namespace rowfuse::detail {
 /// for odd widths and pointers.
 template <class T> inline constexpr int widest_pack = int(16 / sizeof(T));
 
-/// The register shapes an op takes (tuning::shapes_for): a gradient_op's own (it holds a second
-/// stream, which doubles the values a thread holds), rmsnorm's, layernorm's, or softmax's (every
-/// other op: softmax, log-softmax).
+/// The register shapes an op takes (tuning::shapes_for): for a gradient_op (it holds a second
+/// stream, which doubles the values a thread holds) softmax backward's or the norms' backward's;
+/// otherwise rmsnorm's, layernorm's, or softmax's (every other op: softmax, log-softmax).
 template <class Op>
 inline constexpr tuning::shape_family forward_family = tuning::shape_family::softmax;
 template <class Affine>
@@ -58,8 +59,14 @@ inline constexpr tuning::shape_family forward_family<op::layernorm<Affine>> =
     tuning::shape_family::layernorm;
 
 template <class Op>
+inline constexpr tuning::shape_family gradient_family = tuning::shape_family::norm_gradient;
+template <bool Log, class Gradient>
+inline constexpr tuning::shape_family gradient_family<op::softmax_backward<Log, Gradient>> =
+    tuning::shape_family::softmax_gradient;
+
+template <class Op>
 inline constexpr tuning::shape_family shape_family_of =
-    engine::gradient_op<Op> ? tuning::shape_family::gradient : forward_family<Op>;
+    engine::gradient_op<Op> ? gradient_family<Op> : forward_family<Op>;
 
 /// The register-shape table for inputs of T at packs of N, for `Op` (tuning::shapes_for).
 template <class T, int N, class Op> constexpr auto const& shape_table() {

@@ -207,6 +207,38 @@ inline constexpr register_shape gradient_32bit[] = {
     {131072, 8, 256, true, 16, false, false, 1},
 };
 
+// softmax_backward and log_softmax_backward on whole-block and cluster rows: round 5 of
+// bench/experiments/row_shapes.cu (H100, 2026-11-23; y and dy 2^26 elements each, the copy of
+// the counted bytes, y and dy read and dx written; softmax / log-softmax backward): as in round 4,
+// direct loads with one block a tile and a register cap win to 16384 columns, and clusters of
+// 512-thread blocks at two blocks an SM past it. The norms' backward keeps the rows above.
+
+/// softmax and log-softmax backward over 16-bit inputs, packs of 8.
+inline constexpr register_shape softmax_gradient_16bit[] = {
+    {32, 2, 512, false, 1, true, true, 1},      // rowfuse-bench 0.94 / 0.87
+    {512, 2, 256, false, 1, true, true, 1},     // rowfuse-bench 0.95-0.96
+    {1024, 4, 128, false, 1, true, true, 1},    // rowfuse-bench 0.95-0.96
+    {2048, 2, 128, true, 1, false, false, 4},   // r5 1.012 / 1.009 (the norms' row: 0.94)
+    {4096, 2, 256, true, 1, false, false, 4},   // r5 1.009 / 1.004 (0.94)
+    {8192, 2, 512, true, 1, false, false, 2},   // r5 1.009 / 0.998 (0.86 / 0.75)
+    {16384, 2, 1024, true, 1, false, false, 1}, // r5 0.996 / 0.943 (0.57 / 0.51)
+    {32768, 2, 512, true, 4, false, false, 2},  // r5 0.823 / 0.765 (0.52 / 0.46)
+};
+
+/// softmax and log-softmax backward over fp32 inputs, packs of 4.
+inline constexpr register_shape softmax_gradient_32bit[] = {
+    {256, 2, 512, false, 1, false, false, 1},   // rowfuse-bench 1.00-1.01
+    {512, 4, 256, false, 1, true, false, 1},    // rowfuse-bench 1.01
+    {1024, 2, 128, true, 1, false, false, 1},   // rowfuse-bench 1.01
+    {2048, 2, 256, true, 1, false, false, 1},   // r5 1.008 / 1.007
+    {4096, 2, 512, true, 1, false, false, 1},   // r5 1.016 / 1.015 (the norms' row: 0.90 / 0.83)
+    {8192, 2, 1024, true, 1, false, false, 1},  // r5 1.012 / 1.007 (0.93 / 0.76)
+    {16384, 4, 1024, true, 1, false, false, 1}, // r5 1.001 / 1.001 (0.73 / 0.67)
+    {32768, 4, 512, true, 4, true, false, 2},   // r5 0.946 / 0.908 (0.67 / 0.62)
+    {65536, 4, 512, true, 8, true, false, 2},   // r5 0.886 / 0.871 (0.51 / 0.46)
+    {131072, 4, 512, true, 16, true, false, 2}, // r5 0.740 / 0.727 (0.46 / 0.41)
+};
+
 /// Backward ops over single 16-bit elements: scalar_heavy_16bit's shapes up to 8192 columns.
 inline constexpr register_shape scalar_gradient_16bit[] = {
     {32, 1, 128, false, 1, false, true, 1},     {256, 8, 128, false, 1, false, true, 1},
@@ -225,20 +257,27 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
     {32768, 16, 512, true, 4, false, false, 1}, // 32 x 1024 spills
 };
 
-/// Which tables an op takes: softmax's (log-softmax's too), rmsnorm's, layernorm's, or the
-/// backward ops' (`gradient`: they hold two streams).
-enum class shape_family { softmax, rmsnorm, layernorm, gradient };
+/// Which tables an op takes: softmax's (log-softmax's too), rmsnorm's, layernorm's, or a backward
+/// op's (they hold two streams): softmax's and log-softmax's, or the norms'. The two gradient
+/// families hold the same widest rows (the engines a backward op can be forced onto depend on the
+/// width alone).
+enum class shape_family { softmax, rmsnorm, layernorm, softmax_gradient, norm_gradient };
 
 /// The table for elements of `ElementBytes` at packs of `Pack` for ops of `Family`: the kernel
 /// table and the plan both take it from here.
 template <int ElementBytes, int Pack, shape_family Family> constexpr auto const& shapes_for() {
-  if constexpr (Family == shape_family::gradient) {
+  if constexpr (Family == shape_family::softmax_gradient || Family == shape_family::norm_gradient) {
+    constexpr bool softmax = Family == shape_family::softmax_gradient;
     if constexpr (Pack == 1 && ElementBytes == 4)
       return scalar_gradient_32bit;
     else if constexpr (Pack == 1)
       return scalar_gradient_16bit;
+    else if constexpr (ElementBytes == 4 && softmax)
+      return softmax_gradient_32bit;
     else if constexpr (ElementBytes == 4)
       return gradient_32bit;
+    else if constexpr (softmax)
+      return softmax_gradient_16bit;
     else
       return gradient_16bit;
   } else if constexpr (Pack == 1 && ElementBytes == 4) {
