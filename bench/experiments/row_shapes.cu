@@ -2,15 +2,20 @@
 // 32 to 262144 columns, against a device-to-device copy of the same bytes timed in the same run,
 // with a grid of one block (cluster) per row tile and with a grid of resident blocks that loop
 // over the tiles, staged through shared memory by cp.async and loaded straight to registers.
-// Prints one line per case: op dtype cols shape staged grid regs blocks/SM ratio-to-copy.
+// Prints one line per case: op dtype cols shape staged grid regs spilled-bytes blocks/SM
+// ratio-to-copy.
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1, 2, 3, 4) the set of shapes and widths (see all_shapes). Parts: 0 softmax
-// fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32.
+// ROW_SHAPES_ROUND (1, 2, 3, 4, 5) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
+// backward ops (round 5 only): 6 softmax_backward fp16, 7 softmax_backward fp32,
+// 8 log_softmax_backward fp16, 9 log_softmax_backward fp32.
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 #include <vector>
 
 #include <cuda_bf16.h>
@@ -23,10 +28,27 @@ using rf::index_t;
 
 namespace {
 
-constexpr index_t elems = index_t(1) << 27;
+#ifndef ROW_SHAPES_ROUND
+#define ROW_SHAPES_ROUND 1
+#endif
+#ifndef ROW_SHAPES_PART
+#define ROW_SHAPES_PART 0
+#endif
+static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 9, "parts are 0 to 9");
+static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_ROUND == 5,
+              "the backward parts (6-9) have shapes in round 5 only");
+
+// The backward ops (parts 6-9) read two streams, the input y (in x) and the gradient dy, and
+// write one, dx (in y): 2^26 elements each, so that the three take the bytes of round 1-4's two.
+constexpr bool backward = ROW_SHAPES_PART >= 6;
+constexpr index_t elems = index_t(1) << (backward ? 26 : 27);
+/// x and y hold 2^27 fp32 elements: every round's input and output, and round 5's copy of
+/// 1.5 x 2^26 fp32 elements.
+constexpr std::size_t buffer_bytes = std::size_t(4) << 27;
 float* flush;
 cudaEvent_t e0, e1;
 void *x, *y, *gamma_data, *beta_data;
+[[maybe_unused]] void* dy; // the backward parts' gradient stream
 
 template <class F> double time_ms(F f) {
   for (int i = 0; i < 2; ++i)
@@ -57,8 +79,14 @@ template <class T> __global__ void fill(T* out, index_t n, float lo, float hi) {
   }
 }
 
+/// The bytes of the copy a case is compared with: it reads and writes them once, so that it moves
+/// the op's counted bytes, every stream read once and the output written once. A forward op: the
+/// elements' bytes (x read, y written). A backward op: 1.5 x them (y and dy read, dx written:
+/// 3 x the elements' bytes, the copy's read and write of 1.5 x).
+template <class T> constexpr std::size_t copy_bytes = elems * sizeof(T) * (backward ? 3 : 2) / 2;
+
 template <class T> double copy_ms() {
-  return time_ms([] { cudaMemcpyAsync(y, x, elems * sizeof(T), cudaMemcpyDeviceToDevice); });
+  return time_ms([] { cudaMemcpyAsync(y, x, copy_bytes<T>, cudaMemcpyDeviceToDevice); });
 }
 
 int sms = 0;
@@ -67,21 +95,40 @@ int sms = 0;
 /// a row, minimum blocks an SM.
 template <int P, int B, bool Whole, int C = 1, int MinBlocks = 1> struct shape {};
 
-#ifndef ROW_SHAPES_ROUND
-#define ROW_SHAPES_ROUND 1
-#endif
 // Round 3 times single-element shapes on the misaligned layout of `rowfuse-bench --misalign`:
 // every pointer one element off a 16-byte boundary and ld = cols + 1.
 constexpr bool misaligned = ROW_SHAPES_ROUND == 3;
 
-template <class T, class Op, bool Staged, int P, int B, bool Whole, int C, int MinBlocks>
-void run_one(char const* opname, Op const& op, index_t cols, double copy, bool persistent) {
+/// An op that is the same at every width (the forward ops), as an op maker: a callable from the
+/// input's load expression to the op the kernel takes.
+template <class Op> struct same_op {
+  Op op;
+  template <class Load> Op operator()(Load const&) const { return op; }
+};
+
+/// A backward op of softmax (Log: log-softmax) over elements of T, its gradient stream dy bound
+/// to the input's rows and columns, as rf::softmax_backward and rf::log_softmax_backward do.
+template <class T, bool Log> struct softmax_backward_maker {
+  template <class Load> auto operator()(Load const& input) const {
+    auto const gradient =
+        rf::load(static_cast<T const*>(dy), input.input.rows, input.input.cols, input.input.ld);
+    using op_t = rf::op::softmax_backward<Log, decltype(gradient)>;
+    return op_t{rf::detail::bind_gradient(input, gradient, op_t::name)};
+  }
+};
+
+template <class T, class MakeOp, bool Staged, int P, int B, bool Whole, int C, int MinBlocks>
+void run_one(char const* opname, MakeOp const& make_op, index_t cols, double copy,
+             bool persistent) {
   constexpr int N = misaligned ? 1 : 16 / sizeof(T);
   using config = rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks>;
   index_t const ld = misaligned ? cols + 1 : cols;
   index_t const rows = elems / ld;
-  auto load = rf::bind(rf::load(static_cast<T const*>(x) + misaligned, rows, cols, ld), "x");
+  auto const input = rf::load(static_cast<T const*>(x) + misaligned, rows, cols, ld);
+  auto load = rf::bind(input, "x");
   auto store = rf::bind(rf::store(static_cast<T*>(y) + misaligned, ld), "y", rows, cols);
+  auto const op = make_op(input);
+  using Op = std::remove_const_t<decltype(op)>;
   auto kernel = rf::engine::register_kernel<config, Op, decltype(load), decltype(store)>;
   int const smem = config::template staging_bytes<T>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024);
@@ -123,37 +170,40 @@ void run_one(char const* opname, Op const& op, index_t cols, double copy, bool p
   double const ms = time_ms(
       [&] { cudaLaunchKernelEx(&launch, kernel, op, load, store, rows, cols, group_log2); });
   cudaError_t const err = cudaDeviceSynchronize();
-  std::printf("%-9s %s %6ld P%-2d B%-4d %s C%-2d min%-2d %s %s regs %3d occ %2d ratio %.3f %s\n",
+  std::printf("%-9s %s %6ld P%-2d B%-4d %s C%-2d min%-2d %s %s regs %3d spill %4zu occ %2d ratio "
+              "%.3f %s\n",
               opname, sizeof(T) == 4 ? "fp32" : "fp16", long(cols), P, B, Whole ? "block" : "group",
               C, MinBlocks, Staged ? "staged" : "direct", persistent ? "persist" : "tiles  ",
-              attr.numRegs, blocks, copy / ms, err ? cudaGetErrorString(err) : "");
+              attr.numRegs, attr.localSizeBytes, blocks, copy / ms,
+              err ? cudaGetErrorString(err) : "");
   std::fflush(stdout);
   (void)cudaGetLastError();
 }
 
-template <class T, class Op, int P, int B, bool Whole, int C, int MinBlocks>
-void run_shape(char const* opname, Op const& op, index_t cols, double copy,
+template <class T, class MakeOp, int P, int B, bool Whole, int C, int MinBlocks>
+void run_shape(char const* opname, MakeOp const& make_op, index_t cols, double copy,
                shape<P, B, Whole, C, MinBlocks>) {
   for (bool persistent : {false, true}) {
-    run_one<T, Op, false, P, B, Whole, C, MinBlocks>(opname, op, cols, copy, persistent);
-    run_one<T, Op, true, P, B, Whole, C, MinBlocks>(opname, op, cols, copy, persistent);
+    run_one<T, MakeOp, false, P, B, Whole, C, MinBlocks>(opname, make_op, cols, copy, persistent);
+    run_one<T, MakeOp, true, P, B, Whole, C, MinBlocks>(opname, make_op, cols, copy, persistent);
   }
 }
 
-template <class T, class Op, class... Shapes>
-void sweep(char const* opname, Op const& op, std::vector<index_t> const& widths, Shapes... s) {
+template <class T, class MakeOp, class... Shapes>
+void sweep(char const* opname, MakeOp const& make_op, std::vector<index_t> const& widths,
+           Shapes... s) {
   double const copy = copy_ms<T>();
-  std::printf("copy %s %.4f ms = %.0f GB/s\n", sizeof(T) == 4 ? "fp32" : "fp16", copy,
-              2.0 * elems * sizeof(T) / copy / 1e6);
+  std::printf("copy %s %zu bytes %.4f ms = %.0f GB/s\n", sizeof(T) == 4 ? "fp32" : "fp16",
+              copy_bytes<T>, copy, 2.0 * copy_bytes<T> / copy / 1e6);
   for (index_t cols : widths)
-    (run_shape<T>(opname, op, cols, copy, s), ...);
+    (run_shape<T>(opname, make_op, cols, copy, s), ...);
 }
 
 // Shapes by how many columns they hold (pack 8 for 16-bit types, 4 for fp32). ROW_SHAPES_ROUND
 // 1: the first survey; 2: larger blocks of group rows (a block must move several KB, or block
 // launches dominate) and clusters of smaller blocks (two or more resident per SM); 3: single
 // elements on the misaligned layout (odd widths, each thread holding 8 to 32 of them).
-template <class T, class Op> void all_shapes(char const* opname, Op const& op) {
+template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp const& op) {
   constexpr bool wide = sizeof(T) == 2; // 8 elements a pack
 #if ROW_SHAPES_ROUND == 1
   std::vector<index_t> narrow{32, 64, 128, 256, 512};
@@ -239,6 +289,60 @@ template <class T, class Op> void all_shapes(char const* opname, Op const& op) {
            shape<16, 512, true, 2>{});
   sweep<T>(opname, op, {32767}, shape<32, 1024, true>{}, shape<32, 512, true, 2>{},
            shape<16, 512, true, 4>{}, shape<16, 1024, true, 2>{});
+#elif ROW_SHAPES_ROUND == 5
+  // Round 5: the backward ops (two streams a thread), 2048 to 131072 columns (fp32 to 262144):
+  // whole-block rows of 1, 2, 4 packs a thread over 128-1024 threads with register caps
+  // (MinBlocks 1-4), and clusters of 2-16 blocks of 256 or 512 threads, each shape holding the
+  // width exactly (262144 fp32 columns: only 8 packs of 512 threads in clusters of 16 hold it).
+  if constexpr (wide) {
+    sweep<T>(opname, op, {2048}, shape<1, 256, true>{}, shape<2, 128, true>{},
+             shape<1, 256, true, 1, 2>{}, shape<1, 256, true, 1, 4>{}, shape<2, 128, true, 1, 4>{});
+    sweep<T>(opname, op, {4096}, shape<1, 512, true>{}, shape<2, 256, true>{},
+             shape<4, 128, true>{}, shape<1, 512, true, 1, 2>{}, shape<2, 256, true, 1, 2>{},
+             shape<2, 256, true, 1, 4>{}, shape<4, 128, true, 1, 4>{}, shape<1, 256, true, 2>{});
+    sweep<T>(opname, op, {8192}, shape<1, 1024, true>{}, shape<2, 512, true>{},
+             shape<4, 256, true>{}, shape<2, 512, true, 1, 2>{}, shape<4, 256, true, 1, 2>{},
+             shape<4, 256, true, 1, 4>{}, shape<1, 512, true, 2>{}, shape<2, 256, true, 2>{},
+             shape<1, 256, true, 4>{});
+    sweep<T>(opname, op, {16384}, shape<2, 1024, true>{}, shape<4, 512, true>{},
+             shape<4, 512, true, 1, 2>{}, shape<2, 512, true, 2>{}, shape<4, 256, true, 2>{},
+             shape<1, 512, true, 4>{}, shape<2, 256, true, 4>{}, shape<1, 256, true, 8>{},
+             shape<2, 512, true, 2, 2>{}, shape<4, 256, true, 2, 4>{});
+    sweep<T>(opname, op, {32768}, shape<4, 1024, true>{}, shape<4, 512, true, 2>{},
+             shape<2, 512, true, 4>{}, shape<1, 512, true, 8>{}, shape<4, 256, true, 4>{},
+             shape<2, 256, true, 8>{}, shape<1, 256, true, 16>{}, shape<4, 512, true, 2, 2>{},
+             shape<2, 512, true, 4, 2>{}, shape<4, 256, true, 4, 4>{});
+    sweep<T>(opname, op, {65536}, shape<4, 512, true, 4>{}, shape<2, 512, true, 8>{},
+             shape<1, 512, true, 16>{}, shape<4, 256, true, 8>{}, shape<2, 256, true, 16>{},
+             shape<4, 512, true, 4, 2>{}, shape<2, 512, true, 8, 2>{}, shape<4, 256, true, 8, 4>{});
+    sweep<T>(opname, op, {131072}, shape<4, 512, true, 8>{}, shape<2, 512, true, 16>{},
+             shape<4, 256, true, 16>{}, shape<4, 512, true, 8, 2>{}, shape<2, 512, true, 16, 2>{},
+             shape<4, 256, true, 16, 4>{});
+  } else {
+    sweep<T>(opname, op, {2048}, shape<1, 512, true>{}, shape<2, 256, true>{},
+             shape<4, 128, true>{}, shape<2, 256, true, 1, 2>{}, shape<2, 256, true, 1, 4>{},
+             shape<4, 128, true, 1, 4>{}, shape<1, 256, true, 2>{});
+    sweep<T>(opname, op, {4096}, shape<1, 1024, true>{}, shape<2, 512, true>{},
+             shape<4, 256, true>{}, shape<2, 512, true, 1, 2>{}, shape<4, 256, true, 1, 2>{},
+             shape<4, 256, true, 1, 4>{}, shape<1, 512, true, 2>{}, shape<2, 256, true, 2>{},
+             shape<1, 256, true, 4>{});
+    sweep<T>(opname, op, {8192}, shape<2, 1024, true>{}, shape<4, 512, true>{},
+             shape<4, 512, true, 1, 2>{}, shape<2, 512, true, 2>{}, shape<4, 256, true, 2>{},
+             shape<1, 512, true, 4>{}, shape<2, 256, true, 4>{}, shape<1, 256, true, 8>{},
+             shape<2, 512, true, 2, 2>{}, shape<4, 256, true, 2, 4>{});
+    sweep<T>(opname, op, {16384}, shape<4, 1024, true>{}, shape<4, 512, true, 2>{},
+             shape<2, 512, true, 4>{}, shape<1, 512, true, 8>{}, shape<4, 256, true, 4>{},
+             shape<2, 256, true, 8>{}, shape<1, 256, true, 16>{}, shape<4, 512, true, 2, 2>{},
+             shape<2, 512, true, 4, 2>{}, shape<4, 256, true, 4, 4>{});
+    sweep<T>(opname, op, {32768}, shape<4, 512, true, 4>{}, shape<2, 512, true, 8>{},
+             shape<1, 512, true, 16>{}, shape<4, 256, true, 8>{}, shape<2, 256, true, 16>{},
+             shape<4, 512, true, 4, 2>{}, shape<2, 512, true, 8, 2>{}, shape<4, 256, true, 8, 4>{});
+    sweep<T>(opname, op, {65536}, shape<4, 512, true, 8>{}, shape<2, 512, true, 16>{},
+             shape<4, 256, true, 16>{}, shape<4, 512, true, 8, 2>{}, shape<2, 512, true, 16, 2>{},
+             shape<4, 256, true, 16, 4>{});
+    sweep<T>(opname, op, {131072}, shape<4, 512, true, 16>{}, shape<4, 512, true, 16, 2>{});
+    sweep<T>(opname, op, {262144}, shape<8, 512, true, 16>{}, shape<8, 512, true, 16, 2>{});
+  }
 #else
   sweep<T>(opname, op, {32, 64, 128, 256, 512, 1024}, shape<1, 256, false>{},
            shape<1, 512, false>{}, shape<2, 256, false>{}, shape<2, 512, false>{},
@@ -265,25 +369,21 @@ template <class T, class Op> void all_shapes(char const* opname, Op const& op) {
 
 } // namespace
 
-#ifndef ROW_SHAPES_PART
-#define ROW_SHAPES_PART 0
-#endif
-
 int main() {
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);
   sms = prop.multiProcessorCount;
   std::printf("%s, %d SMs\n", prop.name, sms);
   cudaMalloc(&flush, 256u << 20);
-  cudaMalloc(&x, elems * 4);
-  cudaMalloc(&y, elems * 4);
+  cudaMalloc(&x, buffer_bytes);
+  cudaMalloc(&y, buffer_bytes);
   cudaMalloc(&gamma_data, 262144 * 4);
   cudaMalloc(&beta_data, 262144 * 4);
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
 #if ROW_SHAPES_PART == 0
   fill<<<1024, 256>>>(static_cast<__half*>(x), elems, -4.0f, 4.0f);
-  all_shapes<__half>("softmax", rf::op::softmax<false, false>{});
+  all_shapes<__half>("softmax", same_op{rf::op::softmax<false, false>{}});
 #elif ROW_SHAPES_PART == 1
   fill<<<1024, 256>>>(static_cast<__half*>(x), elems, -4.0f, 4.0f);
   fill<<<256, 256>>>(static_cast<__half*>(gamma_data), 262144, 0.5f, 1.5f);
@@ -293,16 +393,16 @@ int main() {
   auto const affine =
       rf::affine(static_cast<__half const*>(gamma_data), static_cast<__half const*>(beta_data))
           .bind("rf::layernorm", 262144);
-  all_shapes<__half>("layernorm", rf::op::layernorm<decltype(affine)>{affine, 1e-5f, {}});
+  all_shapes<__half>("layernorm", same_op{rf::op::layernorm<decltype(affine)>{affine, 1e-5f, {}}});
 #elif ROW_SHAPES_PART == 2
   fill<<<1024, 256>>>(static_cast<float*>(x), elems, -4.0f, 4.0f);
-  all_shapes<float>("softmax", rf::op::softmax<false, true>{});
+  all_shapes<float>("softmax", same_op{rf::op::softmax<false, true>{}});
 #elif ROW_SHAPES_PART == 3
   fill<<<1024, 256>>>(static_cast<__half*>(x), elems, -4.0f, 4.0f);
   fill<<<256, 256>>>(static_cast<__half*>(gamma_data), 262144, 0.5f, 1.5f);
   auto const affine =
       rf::affine(static_cast<__half const*>(gamma_data)).bind("rf::rmsnorm", 262144);
-  all_shapes<__half>("rmsnorm", rf::op::rmsnorm<decltype(affine)>{affine, 1e-6f, nullptr});
+  all_shapes<__half>("rmsnorm", same_op{rf::op::rmsnorm<decltype(affine)>{affine, 1e-6f, nullptr}});
 #elif ROW_SHAPES_PART == 4
   fill<<<1024, 256>>>(static_cast<float*>(x), elems, -4.0f, 4.0f);
   fill<<<256, 256>>>(static_cast<float*>(gamma_data), 262144, 0.5f, 1.5f);
@@ -310,12 +410,23 @@ int main() {
   auto const affine =
       rf::affine(static_cast<float const*>(gamma_data), static_cast<float const*>(beta_data))
           .bind("rf::layernorm", 262144);
-  all_shapes<float>("layernorm", rf::op::layernorm<decltype(affine)>{affine, 1e-5f, {}});
+  all_shapes<float>("layernorm", same_op{rf::op::layernorm<decltype(affine)>{affine, 1e-5f, {}}});
 #elif ROW_SHAPES_PART == 5
   fill<<<1024, 256>>>(static_cast<float*>(x), elems, -4.0f, 4.0f);
   fill<<<256, 256>>>(static_cast<float*>(gamma_data), 262144, 0.5f, 1.5f);
   auto const affine = rf::affine(static_cast<float const*>(gamma_data)).bind("rf::rmsnorm", 262144);
-  all_shapes<float>("rmsnorm", rf::op::rmsnorm<decltype(affine)>{affine, 1e-6f, nullptr});
+  all_shapes<float>("rmsnorm", same_op{rf::op::rmsnorm<decltype(affine)>{affine, 1e-6f, nullptr}});
+#else
+  // The backward ops: y a forward's output (softmax: probabilities in (0, 1e-3), never 0, which
+  // would read as masked; log-softmax: log-probabilities in [-12, -4)), dy in [-1, 1).
+  cudaMalloc(&dy, elems * 4);
+  constexpr bool log = ROW_SHAPES_PART >= 8;
+  constexpr bool fp32 = ROW_SHAPES_PART % 2 == 1;
+  using T = std::conditional_t<fp32, float, __half>;
+  fill<<<1024, 256>>>(static_cast<T*>(x), elems, log ? -12.0f : 1e-5f, log ? -4.0f : 1e-3f);
+  fill<<<1024, 256>>>(static_cast<T*>(dy), elems, -1.0f, 1.0f);
+  all_shapes<T>(log ? "log_softmax_backward" : "softmax_backward",
+                softmax_backward_maker<T, log>{});
 #endif
   cudaDeviceSynchronize();
   return 0;
