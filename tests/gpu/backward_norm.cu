@@ -24,7 +24,7 @@ std::span<long const> widths() {
 }
 
 /// Rows: enough for several 16-row chunks of dgamma partials (rf::op::norm_chunk_rows_log2: 16
-/// rows below 2^14), a last chunk cut short (rows not a multiple of 16), and ~2^20 elements at
+/// rows below 2^13), a last chunk cut short (rows not a multiple of 16), and ~2^20 elements at
 /// most; many_rows for chunks of 32 to 256 rows.
 long rows_for(long cols) {
   if (test::small_mode())
@@ -187,7 +187,7 @@ void check_many_rows(unsigned seed) {
   struct many_rows_case {
     long rows, cols, chunk;
   };
-  many_rows_case const cases[] = {{32768 + 17, 7, 32}, {65536 + 45, 16, 64}, {262144 + 3, 4, 256}};
+  many_rows_case const cases[] = {{8192 + 17, 7, 32}, {16384 + 45, 16, 64}, {65536 + 3, 4, 256}};
   for (auto const c : cases) {
     REQUIRE((1L << rf::op::norm_chunk_rows_log2(c.rows)) == c.chunk);
     REQUIRE(c.rows % c.chunk != 0);

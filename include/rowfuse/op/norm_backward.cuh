@@ -17,11 +17,11 @@ namespace rowfuse::op {
 /// log2 of the rows a chunk of dgamma / dbeta partials sums, a function of the row count alone
 /// (never of the engine or the device), so that every engine sums the same rows into each
 /// partial in the same order: the largest power of two R in [16, 256] that leaves at least
-/// norm_chunk_target chunks, 16 where the rows leave fewer. Many chunks keep every SM busy on the
-/// engines whose row processor is one block; R >= 16 bounds the partials' traffic (written once
-/// and read once by the column sum: 8 / R bytes an element and gradient, against 6 for 16-bit x,
-/// dy and dx: 8 % at R = 16 for one gradient).
-inline constexpr index_t norm_chunk_target = 512;
+/// norm_chunk_target chunks, 16 where the rows leave fewer. Enough chunks keep the SMs busy on the
+/// engines whose row processor is one block (about two blocks an SM of an H100's 132); R >= 16
+/// bounds the partials' traffic (written once and read once by the column sum: 8 / R bytes an
+/// element and gradient, against 6 for 16-bit x, dy and dx: 8 % at R = 16 for one gradient).
+inline constexpr index_t norm_chunk_target = 256;
 __host__ __device__ constexpr int norm_chunk_rows_log2(index_t rows) {
   int log2 = 4;
   while (log2 < 8 && (rows >> (log2 + 1)) >= norm_chunk_target)
