@@ -61,8 +61,8 @@ plan run_norm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
   Affine const bound_affine = bind_affine(affine, where, cols);
 
   bool const sums = (grads.dgamma != nullptr || grads.dbeta != nullptr) && cols > 0;
-  index_t const chunks =
-      (rows + (index_t(1) << op::norm_chunk_rows_log2) - 1) >> op::norm_chunk_rows_log2;
+  int const chunk_log2 = op::norm_chunk_rows_log2(rows);
+  index_t const chunks = (rows + (index_t(1) << chunk_log2) - 1) >> chunk_log2;
   std::size_t const partial_floats = std::size_t(chunks) * std::size_t(cols);
   int const partial_rows = (grads.dgamma != nullptr) + (grads.dbeta != nullptr);
   stream_buffer const workspace(
@@ -72,14 +72,8 @@ plan run_norm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
   float* const partial_beta = grads.dbeta != nullptr
                                   ? workspace.floats(grads.dgamma != nullptr ? partial_floats : 0)
                                   : nullptr;
-  op_t const op{gradient,
-                bound_affine,
-                mean,
-                rstd,
-                partial_gamma,
-                partial_beta,
-                sums ? op::norm_chunk_rows_log2 : 0,
-                cols};
+  op_t const op{gradient,     bound_affine,          mean, rstd, partial_gamma,
+                partial_beta, sums ? chunk_log2 : 0, cols};
   plan const p = run_op<Range>(op, x, dx, stream, options);
   if (options.dry_run || !sums)
     return p;
@@ -107,8 +101,9 @@ plan run_norm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
 /// `affine` the forward's (rf::affine(gamma[, beta]), rf::zero_centered_gamma(gamma),
 /// rf::no_affine), `saved` the forward's mean and rstd (both needed), `grads` where dgamma and
 /// dbeta go (fp32 [cols]; nullptr skips one). dgamma and dbeta are the same bits on every run and
-/// every engine (op/norm_backward.cuh says how); they need a workspace of ceil(rows / 32) x cols
-/// floats each, allocated and freed in stream order. Returns the plan of the row kernel.
+/// every engine (op/norm_backward.cuh says how); they need a workspace of ceil(rows / R) x cols
+/// floats each (R = 16 .. 256 rows, op::norm_chunk_rows_log2), allocated and freed in stream
+/// order. Returns the plan of the row kernel.
 template <cols_range Range = any_cols, class LoadX, class LoadGrad, class StoreGrad, class Affine>
 plan layernorm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
                         Affine const& affine, row_stats saved, affine_grads grads = {},

@@ -23,8 +23,9 @@ std::span<long const> widths() {
   return all_widths;
 }
 
-/// Rows: enough for several 32-row chunks of dgamma partials, a last chunk cut short (rows not a
-/// multiple of 32), and ~2^20 elements at most.
+/// Rows: enough for several 16-row chunks of dgamma partials (rf::op::norm_chunk_rows_log2: 16
+/// rows below 2^13), a last chunk cut short (rows not a multiple of 16), and ~2^20 elements at
+/// most; many_rows for chunks of 32 to 256 rows.
 long rows_for(long cols) {
   if (test::small_mode())
     return std::max(2L, std::min(70L, (1L << 14) / cols));
@@ -47,8 +48,7 @@ void fill_view(std::vector<T>& v, long rows, long cols, long ld, long offset, st
 }
 
 template <bool centered, class In, class Grad, class Out, class G>
-void check_case(affine_kind kind, long cols, layout l, std::mt19937& rng) {
-  long const rows = rows_for(cols);
+void check_case(affine_kind kind, long cols, layout l, std::mt19937& rng, long rows) {
   CAPTURE(centered);
   CAPTURE(int(kind));
   CAPTURE(cols);
@@ -173,13 +173,35 @@ template <bool centered, class In, class Grad, class Out, class G> void check_al
     for (layout const l : {layout{cols, 0}, layout{cols + 3, 1}}) {
       ++i;
       affine_kind const kind = centered ? layernorm_kinds[i % 4] : rmsnorm_kinds[i % 3];
-      check_case<centered, In, Grad, Out, G>(kind, cols, l, rng);
+      check_case<centered, In, Grad, Out, G>(kind, cols, l, rng, rows_for(cols));
     }
+  }
+}
+
+/// Row counts whose chunks are 32, 64 and 256 rows (rf::op::norm_chunk_rows_log2), none a multiple
+/// of its chunk (the last chunk ends early on every engine), at narrow widths where every engine
+/// walks many chunks a row processor.
+template <bool centered, class In, class Grad, class Out, class G>
+void check_many_rows(unsigned seed) {
+  std::mt19937 rng(seed);
+  struct many_rows_case {
+    long rows, cols, chunk;
+  };
+  many_rows_case const cases[] = {{8192 + 17, 7, 32}, {16384 + 45, 16, 64}, {65536 + 3, 4, 256}};
+  for (auto const c : cases) {
+    REQUIRE((1L << rf::op::norm_chunk_rows_log2(c.rows)) == c.chunk);
+    REQUIRE(c.rows % c.chunk != 0);
+    check_case<centered, In, Grad, Out, G>(centered ? affine_kind::gamma_beta : affine_kind::gamma,
+                                           c.cols, layout{c.cols, 0}, rng, c.rows);
   }
 }
 
 } // namespace
 
+TEST_CASE("layernorm_backward and rmsnorm_backward, chunks of 32 to 256 rows, the last cut short") {
+  check_many_rows<true, __half, __half, __half, __half>(205);
+  check_many_rows<false, float, float, float, float>(206);
+}
 TEST_CASE("layernorm_backward fp32, every width and engine, dgamma/dbeta bit-identical") {
   check_all<true, float, float, float, float>(201);
 }

@@ -139,9 +139,10 @@ inline norm_gradient norm_backward(bool centered, std::vector<double> const& x,
                         64 * u * (abs_g / double(cols) + std::fabs(xh) * abs_gx / double(cols));
     }
   }
-  // Chunks of 32 rows summed in order, then ceil(rows / 32) / 8 + 8 additions a column: each
-  // term passes through at most that many roundings, plus x_hat's own (3 u).
-  double const chain = 32.0 + double((rows + 31) / 32) / 8.0 + 8.0 + 3.0;
+  // Chunks of R rows summed in order, then ceil(rows / R) / 8 + 8 additions a column: each term
+  // passes through at most that many roundings, plus x_hat's own (3 u).
+  long const chunk = 1L << rf::op::norm_chunk_rows_log2(rows);
+  double const chain = double(chunk) + double((rows + chunk - 1) / chunk) / 8.0 + 8.0 + 3.0;
   out.dgamma_slack.resize(std::size_t(cols));
   out.dbeta_slack.resize(std::size_t(cols));
   for (long c = 0; c < cols; ++c) {

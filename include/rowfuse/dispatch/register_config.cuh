@@ -27,6 +27,12 @@ struct register_config {
   static constexpr int cluster_blocks = ClusterBlocks;
   static constexpr int min_blocks_per_sm = MinBlocksPerSM;
   static constexpr int kept_column_values = tuning::kept_column_values;
+  /// Whether a thread keeps `sum_values` running chunk sums in registers (tuning.hpp).
+  static constexpr bool keeps_chunk_sums(int sum_values) {
+    bool const capped = 65536 / (BlockThreads * MinBlocksPerSM) < 255;
+    return sum_values <= tuning::kept_chunk_sum_values &&
+           (!capped || (sum_values <= tuning::kept_chunk_sum_values_capped && Packs <= 2));
+  }
 
   template <class T> static constexpr bool staged = Staged&& async_copy_size_ok<T, N>;
   template <class T> static constexpr int slot_bytes = Packs* BlockThreads* N* int(sizeof(T));

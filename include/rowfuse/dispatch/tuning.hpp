@@ -309,6 +309,16 @@ inline constexpr int staging_two_slot_bytes = 160 * 1024;
 /// at most this many values of a row; past it, each pack's are read when it is finished.
 inline constexpr int kept_column_values = 16;
 
+/// The norm backward's running dgamma / dbeta sums stay in a register-engine thread across the
+/// rows of a chunk where it holds at most kept_chunk_sum_values of them and, under a register cap
+/// below 255 (512 threads a block), at most kept_chunk_sum_values_capped in at most two packs;
+/// elsewhere they are read and written in global memory at every row. ptxas -v (sm_90, CUDA 13.0,
+/// layernorm_backward with gamma and beta, every gradient table): no kernel spills under this rule
+/// (fp16 8 x 2 x 512: 128 registers, 4 x 128: 218; fp32 8 x 256 clusters: 247), while keeping
+/// them in fp32 4 x 4 x 512 clusters spills 8 bytes and in single elements 16 x 512 up to 64.
+inline constexpr int kept_chunk_sum_values = 64;
+inline constexpr int kept_chunk_sum_values_capped = 32;
+
 /// Streaming engines: 512 threads, so that two blocks share an SM when their shared memory
 /// allows, and one block's reduction overlaps the other's loads.
 inline constexpr int streaming_block_threads = 512;

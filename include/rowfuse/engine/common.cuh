@@ -159,6 +159,20 @@ concept ordered_rows_op = requires(Op const& op) {
   op.chunk_log2();
 };
 
+/// An ordered_rows_op whose per-chunk sums a thread may hold in registers across the rows of its
+/// chunk instead of reading and writing them in global memory at every row:
+///   typename Op::chunk_sums<N>   one pack's running sums;
+///   prepare<N>(x, g, row, columns, sums)   prepare with emit, the terms going into sums (the
+///                                chunk's first row sets them, later rows add);
+///   ends_chunk(row, rows)         whether row is the last its chunk sums;
+///   flush<N>(sums, row, col0)     writes the sums of row's chunk.
+/// An engine that holds them calls prepare with the same thread's sums for every row of a chunk in
+/// row order, and flush once, at the row that ends the chunk.
+template <class Op, int N>
+concept chunk_accumulating_op = ordered_rows_op<Op> && requires {
+  typename Op::template chunk_sums<N>;
+};
+
 /// Where row processor `processor` of `processors` goes at its step k, for an ordered_rows_op:
 /// chunk processor + (k / R) * processors, its row k % R, R = 2^log2. A processor's rows increase
 /// with k, so an engine whose processor shares one row (a block, a cluster) stops at the first

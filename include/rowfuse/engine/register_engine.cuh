@@ -40,7 +40,9 @@ namespace rowfuse::engine {
 ///  - `staged<T>`, `staging_slots<T>` (0, 1 or 2), `staging_bytes<T>`: whether inputs of T travel
 ///    by cp.async through shared memory, in how many slots of `packs x block_threads` packs;
 ///  - `kept_column_values`: an op's per-column operands are kept in registers across rows when a
-///    thread holds at most this many values.
+///    thread holds at most this many values;
+///  - `keeps_chunk_sums(values)`: whether a chunk_accumulating_op's running sums, `values` of
+///    them a thread, are kept in registers across the rows of a chunk.
 /// The block's shared memory for its reductions (block and cluster rows).
 template <class Op, int B, int C, bool TwoPhase = two_phase_op<Op>> struct reduce_storage {
   typename block_allreduce<typename Op::partial, B>::TempStorage partials;
@@ -79,6 +81,14 @@ template <class Op, int N, bool = reads_columns<Op, N>> struct column_packs {
 };
 template <class Op, int N> struct column_packs<Op, N, true> {
   using type = decltype(std::declval<Op const&>().template read_columns<N>(index_t(0)));
+};
+
+/// A chunk_accumulating_op's sums of one pack; a stand-in of no size for other ops.
+template <class Op, int N, bool = chunk_accumulating_op<Op, N>> struct chunk_sums_of {
+  using type = detail::no_state;
+};
+template <class Op, int N> struct chunk_sums_of<Op, N, true> {
+  using type = typename Op::template chunk_sums<N>;
 };
 
 /// One launch: row tiles blockIdx.x / C, + gridDim.x / C, ... of the op. `group_log2` is log2
@@ -175,6 +185,16 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     else
       return columns_t{};
   };
+
+  // A chunk_accumulating_op's running sums stay in registers across the rows of a chunk (every
+  // row of a chunk comes to this thread, in row order: chunk_walk) where the shape allows
+  // (Config::keeps_chunk_sums); elsewhere prepare adds each row's terms to the partials in global
+  // memory. A compile-time choice from the shape, so that the kernel spills in neither.
+  using chunk_sums_t = typename chunk_sums_of<Op, N>::type;
+  constexpr bool sums_kept =
+      chunk_accumulating_op<Op, N> && reads_columns<Op, N> &&
+      Config::keeps_chunk_sums(P * int(sizeof(chunk_sums_t) / sizeof(float)));
+  [[maybe_unused]] chunk_sums_t chunk_sums[sums_kept ? P : 1];
 
   // Staging: slot `s` holds this thread's packs at ((s * P + p) * B + thread) * N, so a warp's
   // 16-byte reads of one pack index are consecutive (no bank conflicts). A thread reads back
@@ -280,7 +300,11 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         op.gradient.template transform<N>(gradient_raw[p], row, col_of(p), gx, load_ctx,
                                           gradient_reads[p],
                                           op.gradient.template draw<N>(row, col_of(p), cols));
-        if constexpr (reads_columns<Op, N>)
+        if constexpr (sums_kept) {
+          op.template prepare<N>(x, gx, row, columns_of(p), chunk_sums[p]);
+          if (op.ends_chunk(row, rows))
+            op.template flush<N>(chunk_sums[p], row, col_of(p));
+        } else if constexpr (reads_columns<Op, N>)
           op.template prepare<N>(x, gx, row, col_of(p), columns_of(p), true);
         else
           op.template prepare<N>(x, gx, row, col_of(p), true);

@@ -3,6 +3,8 @@
 // ordered_rows_op when dgamma or dbeta are asked for (engine/common.cuh).
 #pragma once
 
+#include <type_traits>
+
 #include "../detail/config.hpp"
 #include "../detail/device_math.cuh"
 #include "../detail/vector_io.hpp"
@@ -12,11 +14,31 @@
 
 namespace rowfuse::op {
 
-/// Rows a chunk of dgamma / dbeta partials sums: 2^5 = 32. A constant of the op, not of the engine
-/// shape, so that every engine sums the same rows into each partial in the same order. The
-/// partials cost cols * 4 bytes a chunk and gradient: 1/(32 * 6) of the row traffic of 16-bit x,
-/// dy and dx (0.5 % each), 1/(32 * 12) for fp32.
-inline constexpr int norm_chunk_rows_log2 = 5;
+/// log2 of the rows a chunk of dgamma / dbeta partials sums, a function of the row count alone
+/// (never of the engine or the device), so that every engine sums the same rows into each
+/// partial in the same order: the largest power of two R in [16, 256] that leaves at least
+/// norm_chunk_target chunks, 16 where the rows leave fewer. Enough chunks keep the SMs busy on the
+/// engines whose row processor is one block (about two blocks an SM of an H100's 132); R >= 16
+/// bounds the partials' traffic (written once and read once by the column sum: 8 / R bytes an
+/// element and gradient, against 6 for 16-bit x, dy and dx: 8 % at R = 16 for one gradient).
+inline constexpr index_t norm_chunk_target = 256;
+__host__ __device__ constexpr int norm_chunk_rows_log2(index_t rows) {
+  int log2 = 4;
+  while (log2 < 8 && (rows >> (log2 + 1)) >= norm_chunk_target)
+    ++log2;
+  return log2;
+}
+
+/// N running sums of a chunk, or nothing for a gradient the op never computes.
+template <int N, bool Held> struct chunk_sum_pack { float v[N]; };
+template <int N> struct chunk_sum_pack<N, false> {};
+
+/// A thread's running dgamma (HasGamma) and dbeta (HasBeta) sums for one pack of N columns over
+/// the rows of a chunk.
+template <int N, bool HasGamma, bool HasBeta> struct norm_chunk_sums {
+  [[no_unique_address]] chunk_sum_pack<N, HasGamma> gamma;
+  [[no_unique_address]] chunk_sum_pack<N, HasBeta> beta;
+};
 
 /// Centered: layernorm, x_hat = (x - mean) * rstd; otherwise rmsnorm, x_hat = x * rstd; mean and
 /// rstd are the forward's, saved per row. With g = gamma * dy (1 + gamma for a zero-centred gamma,
@@ -27,12 +49,15 @@ inline constexpr int norm_chunk_rows_log2 = 5;
 /// that dx = g' - mean(g') - x_hat * mean(g' * x_hat) needs no per-row value after it.
 ///
 /// dgamma = sum over rows of dy * x_hat and dbeta = sum over rows of dy, deterministically (the
-/// same bits on every run and every engine): the rows fall into chunks of 2^norm_chunk_rows_log2
-/// consecutive rows, which every engine visits in row order, each element of a chunk by one thread
-/// (ordered_rows_op); prepare adds each element's term to its chunk's partial row in the workspace
-/// ([chunks, cols] fp32), the chunk's first row writing it, the others adding to what the same
-/// thread wrote: so partial[k][c] = (((t_32k + t_32k+1) + t_32k+2) + ...) in row order whatever
-/// the engine. A second kernel (engine/column_sum.cuh) sums the partials of each column in a fixed
+/// same bits on every run and every engine): the rows fall into chunks of R = 2^chunk_rows_log2
+/// consecutive rows (norm_chunk_rows_log2), which every engine visits in row order, each element
+/// of a chunk by one thread (ordered_rows_op); the thread sums each element's term into its
+/// chunk's partial row in the workspace ([chunks, cols] fp32), so that
+/// partial[k][c] = (((t_Rk + t_Rk+1) + t_Rk+2) + ...) in row order whatever the engine. Either in
+/// global memory (prepare with emit: the chunk's first row writes the partial, the others add to
+/// what the same thread wrote), or in registers (chunk_accumulating_op, engine/common.cuh: prepare
+/// with norm_chunk_sums, the same operations in the same order, and flush at the chunk's last
+/// row). A second kernel (engine/column_sum.cuh) sums the partials of each column in a fixed
 /// order. No atomics. x_hat and the terms are taken with explicitly rounded operations, which the
 /// compiler does not contract differently from one kernel to the next.
 ///
@@ -48,7 +73,7 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
   float const* rstd;    // per row
   float* partial_gamma; // [chunks, cols]; null: no dgamma
   float* partial_beta;  // [chunks, cols]; null: no dbeta
-  int chunk_rows_log2;  // norm_chunk_rows_log2 with partials, 0 without (no order needed)
+  int chunk_rows_log2;  // norm_chunk_rows_log2(rows) with partials, 0 without (no order needed)
   index_t cols;
 
   struct partial {
@@ -60,6 +85,9 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
     float mean_gx;
   };
 
+  static constexpr bool has_gamma = !std::is_same_v<Affine, no_affine_t>;
+  template <int N> using chunk_sums = norm_chunk_sums<N, has_gamma, Centered>;
+
   __host__ __device__ int chunk_log2() const { return chunk_rows_log2; }
 
   __device__ partial identity() const { return {0.0f, 0.0f}; }
@@ -70,27 +98,55 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
   }
 
   /// x becomes x_hat and dy becomes g' = rstd * gamma * dy, after dy * x_hat and dy have gone
-  /// into the chunk's partials (once per element: where emit is true).
+  /// into the chunk's partials in global memory (once per element: where emit is true).
   template <int N, class Columns>
   __device__ void prepare(float (&x)[N], float (&dy)[N], index_t row, index_t col0,
                           Columns const& columns, bool emit) const {
-    float const r = rstd[row];
-    float const m = Centered ? mean[row] : 0.0f;
-    ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j)
-      x[j] = Centered ? __fmul_rn(__fsub_rn(x[j], m), r) : __fmul_rn(x[j], r);
+    float const r = normalize(x, row);
     if (emit)
-      accumulate(x, dy, row, col0);
-    float g[N];
-    gamma_times(g, dy, columns);
-    ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j)
-      dy[j] = g[j] * r;
+      accumulate_global(x, dy, row, col0);
+    scale_gradient(dy, r, columns);
   }
   template <int N>
   __device__ void prepare(float (&x)[N], float (&dy)[N], index_t row, index_t col0,
                           bool emit) const {
     prepare(x, dy, row, col0, read_columns<N>(col0), emit);
+  }
+
+  /// As prepare with emit, dy * x_hat and dy going into `sums` instead, which the same thread
+  /// passes for the rows of one chunk in row order: the chunk's first row sets them, the others
+  /// add, with the roundings of the global path.
+  template <int N, class Columns>
+  __device__ void prepare(float (&x)[N], float (&dy)[N], index_t row, Columns const& columns,
+                          chunk_sums<N>& sums) const {
+    float const r = normalize(x, row);
+    bool const first = (row & ((index_t(1) << chunk_rows_log2) - 1)) == 0;
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j) {
+      if constexpr (has_gamma)
+        sums.gamma.v[j] = first ? __fmul_rn(dy[j], x[j]) : __fmaf_rn(dy[j], x[j], sums.gamma.v[j]);
+      if constexpr (Centered)
+        sums.beta.v[j] = first ? dy[j] : __fadd_rn(sums.beta.v[j], dy[j]);
+    }
+    scale_gradient(dy, r, columns);
+  }
+
+  /// Whether `row` is the last its chunk sums: the chunk's last or the matrix's.
+  __device__ bool ends_chunk(index_t row, index_t rows) const {
+    index_t const mask = (index_t(1) << chunk_rows_log2) - 1;
+    return (row & mask) == mask || row == rows - 1;
+  }
+
+  /// Writes the sums of the chunk of `row` at col0 .. col0 + N to the partials.
+  template <int N>
+  __device__ void flush(chunk_sums<N> const& sums, index_t row, index_t col0) const {
+    index_t const at = (row >> chunk_rows_log2) * cols + col0;
+    if constexpr (has_gamma)
+      if (partial_gamma != nullptr)
+        rowfuse::detail::store_pack<N>(partial_gamma + at, sums.gamma.v);
+    if constexpr (Centered)
+      if (partial_beta != nullptr)
+        rowfuse::detail::store_pack<N>(partial_beta + at, sums.beta.v);
   }
 
   template <int K>
@@ -128,11 +184,31 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
   __device__ void save(index_t, stats const&) const {}
 
 private:
+  /// x becomes x_hat; returns the row's rstd.
+  template <int N> __device__ float normalize(float (&x)[N], index_t row) const {
+    float const r = rstd[row];
+    float const m = Centered ? mean[row] : 0.0f;
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      x[j] = Centered ? __fmul_rn(__fsub_rn(x[j], m), r) : __fmul_rn(x[j], r);
+    return r;
+  }
+
+  /// dy becomes g' = r * gamma * dy.
+  template <int N, class Columns>
+  __device__ void scale_gradient(float (&dy)[N], float r, Columns const& columns) const {
+    float g[N];
+    gamma_times(g, dy, columns);
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      dy[j] = g[j] * r;
+  }
+
   /// The chunk's partials at (row, col0 .. col0 + N): the chunk's first row writes them, the
   /// others add to them (the same thread wrote them at the row before: see ordered_rows_op).
   template <int N>
-  __device__ void accumulate(float const (&x_hat)[N], float const (&dy)[N], index_t row,
-                             index_t col0) const {
+  __device__ void accumulate_global(float const (&x_hat)[N], float const (&dy)[N], index_t row,
+                                    index_t col0) const {
     bool const first = (row & ((index_t(1) << chunk_rows_log2) - 1)) == 0;
     index_t const at = (row >> chunk_rows_log2) * cols + col0;
     if (partial_gamma != nullptr) {
