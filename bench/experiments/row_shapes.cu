@@ -34,13 +34,13 @@ namespace {
 #ifndef ROW_SHAPES_PART
 #define ROW_SHAPES_PART 0
 #endif
-static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 9, "parts are 0 to 9");
-static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_ROUND == 5,
+static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 10, "parts are 0 to 10");
+static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_PART > 9 || ROW_SHAPES_ROUND == 5,
               "the backward parts (6-9) have shapes in round 5 only");
 
 // The backward ops (parts 6-9) read two streams, the input y (in x) and the gradient dy, and
 // write one, dx (in y): 2^26 elements each, so that the three take the bytes of round 1-4's two.
-constexpr bool backward = ROW_SHAPES_PART >= 6;
+constexpr bool backward = ROW_SHAPES_PART >= 6 && ROW_SHAPES_PART <= 9;
 constexpr index_t elems = index_t(1) << (backward ? 26 : 27);
 /// x and y hold 2^27 fp32 elements: every round's input and output, and round 5's copy of
 /// 1.5 x 2^26 fp32 elements.
@@ -403,6 +403,9 @@ int main() {
   auto const affine =
       rf::affine(static_cast<__half const*>(gamma_data)).bind("rf::rmsnorm", 262144);
   all_shapes<__half>("rmsnorm", same_op{rf::op::rmsnorm<decltype(affine)>{affine, 1e-6f, nullptr}});
+#elif ROW_SHAPES_PART == 10
+  fill<<<1024, 256>>>(static_cast<__half*>(x), elems, -4.0f, 4.0f);
+  all_shapes<__half>("log_softmax", same_op{rf::op::softmax<true, false>{}});
 #elif ROW_SHAPES_PART == 4
   fill<<<1024, 256>>>(static_cast<float*>(x), elems, -4.0f, 4.0f);
   fill<<<256, 256>>>(static_cast<float*>(gamma_data), 262144, 0.5f, 1.5f);

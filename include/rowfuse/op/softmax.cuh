@@ -13,23 +13,28 @@ namespace rowfuse::op {
 /// the output type by the op's caller.
 ///
 /// Two precision edges shape the statistics:
-///  - softmax on the fast path sums the terms exp(x - max) * 2^term_bias, so that probabilities
-///    down to 2^-150 (all of fp32's subnormals, through which the output passes before the store
-///    chain, which may scale it up into a bf16 or fp8 subnormal) are not flushed to zero by
-///    MUFU.EX2; 1 / sum carries the 2^-term_bias back (exp_shifted);
+///  - the fast path sums the terms exp(x - max) * 2^term_bias, so that terms down to 2^-150 (all
+///    of fp32's subnormals) are not flushed to zero by MUFU.EX2 (exp_shifted): softmax's
+///    probabilities pass through fp32 before the store chain, which may scale them up into a
+///    bf16 or fp8 subnormal, and 1 / sum carries the 2^-term_bias back; log-softmax's top output
+///    is -log1p(rest) ~ -rest (below), a bf16 subnormal where rest < 2^-126, and rest is
+///    unbiased by one exact multiply before its log1p;
 ///  - log-softmax needs log(sum) where sum = 1 + rest, rest the sum of the terms below the max's
 ///    own exp(0) = 1. When rest < 2^-24, fp32 rounds 1 + rest to 1 and log(sum) to 0, and the
 ///    row's top output, -log1p(rest) ~ -rest (-1.9e-8 for a max 20 above the rest of a 10-element
 ///    row), would be written as 0 where bf16 and fp16 can hold it. So log-softmax also sums rest,
-///    the terms below 1 (the max's own term is exactly 1, see exp_shifted), and takes
+///    the terms below the max's own (exactly 2^term_bias, see exp_shifted), and takes
 ///    log1p(rest) while sum < 2, that is while one term is the max's; sum >= 2 means several
 ///    elements share the max (or rest >= 1), where log1p(sum - 1) is as accurate as log(sum).
 template <bool Log, bool Accurate> struct softmax {
   static constexpr char const* name = Log ? "rf::log_softmax" : "rf::softmax";
 
-  /// log2 of the factor on every term of the sum (see above); log-softmax needs none: a term
-  /// below 2^-126 changes neither its sum nor any of its outputs.
-  static constexpr int term_bias = Log || Accurate ? 0 : 24;
+  /// log2 of the factor on every term of the sum (see above). expf (Accurate) keeps subnormal
+  /// results itself.
+  static constexpr int term_bias = Accurate ? 0 : 24;
+  /// The max's own term, exp(0) * 2^term_bias, and the factor that takes the bias back off.
+  static constexpr float max_term = float(1 << term_bias);
+  static constexpr float unbias = 1.0f / max_term;
 
   /// max of the elements seen, and the sum of exp(x - max) * 2^term_bias over them. A part that
   /// has seen only -inf (or nothing) is {-inf, 0}.
@@ -59,12 +64,14 @@ template <bool Log, bool Accurate> struct softmax {
   static __device__ float term(float x, float shift) {
     return rowfuse::detail::exp_shifted<Accurate, term_bias>(x, shift);
   }
-  /// The factor from a part's max to a larger max: exp(from - to), unbiased.
-  static __device__ float rescale(float from, float to) {
-    return rowfuse::detail::exp_shifted<Accurate>(from, to);
+  /// A part's sum moved from its max to a larger max: sum * exp(from - to). The factor is taken
+  /// biased and the bias multiplied back off after it, so that a factor below 2^-126 (a part
+  /// 88 or more below the row's max, whose terms still reach rest) is not flushed to zero.
+  static __device__ float rescaled(float sum, float from, float to) {
+    return sum * rowfuse::detail::exp_shifted<Accurate, term_bias>(from, to) * unbias;
   }
-  /// A term counts into rest when it is below the max's own exp(0) = 1.
-  static __device__ float below_max(float term) { return term < 1.0f ? term : 0.0f; }
+  /// A term counts into rest when it is below the max's own.
+  static __device__ float below_max(float term) { return term < max_term ? term : 0.0f; }
 
   static __device__ partial make_partial(float max, float sum, float rest) {
     if constexpr (Log)
@@ -175,11 +182,11 @@ template <bool Log, bool Accurate> struct softmax {
     float const m = fmaxf(a.max, b.max);
     if (m == rowfuse::detail::neg_inf) // keeps a NaN sum, avoids -inf - -inf
       return make_partial(m, a.sum + b.sum, 0.0f);
-    float const to_a = rescale(a.max, m), to_b = rescale(b.max, m);
+    float const sum_a = rescaled(a.sum, a.max, m), sum_b = rescaled(b.sum, b.max, m);
     float rest = 0.0f;
     if constexpr (Log)
-      rest = (a.max == m ? a.rest : a.sum * to_a) + (b.max == m ? b.rest : b.sum * to_b);
-    return make_partial(m, a.sum * to_a + b.sum * to_b, rest);
+      rest = (a.max == m ? a.rest : sum_a) + (b.max == m ? b.rest : sum_b);
+    return make_partial(m, sum_a + sum_b, rest);
   }
 
   /// Once per row and lane, so kept cheap: a correctly rounded reciprocal (one MUFU and a fix-up,
@@ -190,7 +197,8 @@ template <bool Log, bool Accurate> struct softmax {
     bool const empty = p.sum == 0.0f;
     float log_sum = 0.0f;
     if constexpr (Log)
-      log_sum = log1pf(p.sum < 2.0f ? p.rest : p.sum - 1.0f); // NaN stays NaN
+      log_sum =
+          log1pf(p.sum * unbias < 2.0f ? p.rest * unbias : p.sum * unbias - 1.0f); // NaN stays NaN
     return {shift, p.sum, empty ? 0.0f : __frcp_rn(p.sum), log_sum, empty};
   }
 
