@@ -89,7 +89,7 @@ TEST_CASE("where each node may be piped: load_side / store_side flags and builti
   static_assert(rf::mask_node<bool const>::load_side && !rf::mask_node<bool const>::store_side);
   static_assert(rf::causal_mask_node::load_side && !rf::causal_mask_node::store_side);
   static_assert(rf::tee_node<float>::load_side && rf::tee_node<float>::store_side); // both sides
-  static_assert(rf::dropout_node::load_side && rf::dropout_node::store_side); // both sides
+  static_assert(rf::dropout_node::load_side && rf::dropout_node::store_side);       // both sides
   static_assert(!rf::cast_node<float>::load_side && rf::cast_node<float>::store_side);
   static_assert(rf::builtin_node<rf::scale_node> && rf::builtin_node<rf::dropout_node>);
   static_assert(!rf::builtin_node<twice> && !rf::builtin_node<float>);
