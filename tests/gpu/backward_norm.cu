@@ -8,20 +8,9 @@
 #include <span>
 
 #include "backward_support.cuh"
+#include "width_grid.hpp"
 
 namespace {
-
-constexpr long all_widths[] = {1,     2,     3,     7,     31,    32,     33,    127,
-                               128,   129,   511,   512,   513,   1000,   1023,  1024,
-                               1025,  2047,  2048,  2049,  4095,  4096,   4097,  8192,
-                               12288, 16384, 16385, 32768, 65536, 100003, 262144};
-constexpr long small_widths[] = {1, 7, 33, 128, 1000, 2049, 8192, 16385, 65536, 100003};
-
-std::span<long const> widths() {
-  if (test::small_mode())
-    return small_widths;
-  return all_widths;
-}
 
 /// Rows: enough for several 16-row chunks of dgamma partials (rf::op::norm_chunk_rows_log2: 16
 /// rows below 2^13), a last chunk cut short (rows not a multiple of 16), and ~2^20 elements at
@@ -169,7 +158,7 @@ template <bool centered, class In, class Grad, class Out, class G> void check_al
   affine_kind const rmsnorm_kinds[] = {affine_kind::none, affine_kind::gamma,
                                        affine_kind::zero_centered};
   int i = 0;
-  for (long cols : widths()) {
+  for (long cols : test::shape_widths()) {
     for (layout const l : {layout{cols, 0}, layout{cols + 3, 1}}) {
       ++i;
       affine_kind const kind = centered ? layernorm_kinds[i % 4] : rmsnorm_kinds[i % 3];

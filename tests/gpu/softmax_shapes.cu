@@ -3,21 +3,9 @@
 #include <span>
 
 #include "support.cuh"
+#include "width_grid.hpp"
 
 namespace {
-
-constexpr long all_widths[] = {1,     2,     3,     7,     31,    32,     33,    127,
-                               128,   129,   511,   512,   513,   1000,   1023,  1024,
-                               1025,  2047,  2048,  2049,  4095,  4096,   4097,  8192,
-                               12288, 16384, 16385, 32768, 65536, 100003, 262144};
-/// test::small_mode()'s widths: one or two per engine and pack path, odd and even.
-constexpr long small_widths[] = {1, 7, 33, 128, 1000, 2049, 8192, 16385, 65536, 100003};
-
-std::span<long const> widths() {
-  if (test::small_mode())
-    return small_widths;
-  return all_widths;
-}
 
 long rows_for(long cols) {
   // About 2^20 elements per case, at least a few rows, and thousands for the narrow widths
@@ -80,7 +68,7 @@ template <class T, bool Log> void check_width(long cols, std::mt19937& rng) {
 
 template <class T, bool Log> void check_all_widths(unsigned seed) {
   std::mt19937 rng(seed);
-  for (long cols : widths())
+  for (long cols : test::shape_widths())
     check_width<T, Log>(cols, rng);
 }
 
