@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1, 2, 3, 4, 5) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-6) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (round 5 only): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32.
@@ -342,6 +342,29 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              shape<4, 256, true, 16, 4>{});
     sweep<T>(opname, op, {131072}, shape<4, 512, true, 16>{}, shape<4, 512, true, 16, 2>{});
     sweep<T>(opname, op, {262144}, shape<8, 512, true, 16>{}, shape<8, 512, true, 16, 2>{});
+  }
+#elif ROW_SHAPES_ROUND == 6
+  // Round 6: rows spread over the registers of a cluster, 32768 to 262144 columns, each shape
+  // holding the width exactly: QuACK's (256-thread blocks, 64 16-bit or 32-128 fp32 values a
+  // thread) and its neighbours, to time the cluster exchange of the sixth session.
+  if constexpr (wide) {
+    sweep<T>(opname, op, {32768}, shape<8, 256, true, 2>{}, shape<4, 512, true, 2>{},
+             shape<4, 256, true, 4>{}, shape<8, 128, true, 4>{}, shape<8, 256, true, 2, 2>{});
+    sweep<T>(opname, op, {65536}, shape<8, 256, true, 4>{}, shape<4, 512, true, 4>{},
+             shape<4, 256, true, 8>{}, shape<8, 128, true, 8>{}, shape<8, 256, true, 4, 2>{});
+    sweep<T>(opname, op, {131072}, shape<8, 256, true, 8>{}, shape<4, 512, true, 8>{},
+             shape<4, 256, true, 16>{}, shape<8, 128, true, 16>{}, shape<8, 256, true, 8, 2>{});
+    sweep<T>(opname, op, {262144}, shape<8, 256, true, 16>{}, shape<4, 512, true, 16>{},
+             shape<8, 512, true, 8>{}, shape<8, 256, true, 16, 2>{});
+  } else {
+    sweep<T>(opname, op, {32768}, shape<16, 256, true, 2>{}, shape<8, 512, true, 2>{},
+             shape<8, 256, true, 4>{}, shape<4, 512, true, 4>{}, shape<8, 256, true, 4, 2>{});
+    sweep<T>(opname, op, {65536}, shape<16, 256, true, 4>{}, shape<8, 512, true, 4>{},
+             shape<8, 256, true, 8>{}, shape<4, 512, true, 8>{}, shape<8, 256, true, 8, 2>{});
+    sweep<T>(opname, op, {131072}, shape<16, 256, true, 8>{}, shape<8, 512, true, 8>{},
+             shape<8, 256, true, 16>{}, shape<4, 512, true, 16>{}, shape<8, 256, true, 16, 2>{});
+    sweep<T>(opname, op, {262144}, shape<16, 256, true, 16>{}, shape<8, 512, true, 16>{},
+             shape<4, 1024, true, 16>{}, shape<8, 512, true, 16, 2>{});
   }
 #else
   sweep<T>(opname, op, {32, 64, 128, 256, 512, 1024}, shape<1, 256, false>{},
