@@ -529,13 +529,14 @@ TEST_CASE("P5: rmsnorm given a beta") {
 // ---- L: plans the device cannot run (choose_plan, on described devices) -------------------------
 
 TEST_CASE("L1: a forced engine that cannot run the width") {
-  // fp32 in packs of 4 on an H100-like device: the widest group row is 32 lanes x 4 packs x 4.
+  // fp32 in packs of 4 on an H100-like device: the widest group row is 32 lanes x 4 packs x 4,
+  // the widest block row 512 threads x 8 packs x 4 (wider rows take clusters).
   CHECK(plan_error(rf::engine_kind::warp_rows, 5000, 4) ==
         "rowfuse: rf::softmax: engine warp_rows cannot run cols = 5000 with packs of 4 (warp_rows "
         "holds at most 512 columns)");
   CHECK(plan_error(rf::engine_kind::block_rows, 40000, 4) ==
         "rowfuse: rf::softmax: engine block_rows cannot run cols = 40000 with packs of 4 "
-        "(block_rows holds at most 32768 columns)");
+        "(block_rows holds at most 16384 columns)");
   CHECK(plan_error(rf::engine_kind::cluster_rows, 300000, 4) ==
         "rowfuse: rf::softmax: engine cluster_rows cannot run cols = 300000 with packs of 4 "
         "(cluster_rows holds at most 262144 columns)");

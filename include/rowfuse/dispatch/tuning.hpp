@@ -48,8 +48,9 @@ constexpr index_t capacity(register_shape const& s, int pack) {
 //    fp32 8192, 512 threads: 1.010 at two blocks against < 0.97 at one);
 //  - rmsnorm and layernorm want different shapes (1024 fp16 columns: rmsnorm 0.996 with one
 //    block a tile, layernorm 0.921), so each op has its own table.
-// Every table of one element size holds the same widest row, so the engines an op can be forced
-// onto depend on the width alone.
+// The tables of one element size hold the same widest row (the engines an op can be forced onto
+// depend on the width alone), except softmax_16bit: its cluster rows reach 131072 columns, where
+// the 16-bit norms' register rows stop at 32768 (past it theirs lost to block_cluster, round 6).
 
 /// Softmax and log-softmax over 16-bit inputs, packs of 8 (first row that holds the width).
 inline constexpr register_shape softmax_16bit[] = {
@@ -61,7 +62,11 @@ inline constexpr register_shape softmax_16bit[] = {
     // to 0.84 / 0.73 and attention from 0.69 / 0.63 to 0.57 / 0.43: the staged rows stay.
     {8192, 4, 256, true, 1, true, false, 1},  // 0.962 (rowfuse-bench 0.97)
     {16384, 8, 256, true, 1, true, false, 1}, // 0.954 (rowfuse-bench 0.96)
-    {32768, 4, 1024, true, 1, true, true, 1}, // 0.91 (r4: 8 x 512 staged 0.913)
+    // Rows over a cluster's registers (cluster_exchange; round 6): blocks of 128-256 threads,
+    // four or five an SM. Past 131072 columns block_cluster (0.8; these shapes: 0.82 at most).
+    {32768, 4, 256, true, 4, false, false, 1},   // r6 0.997 (4 x 1024 staged persistent: 0.86)
+    {65536, 8, 128, true, 8, false, false, 1},   // r6 0.995 (block_cluster: 0.77-0.83)
+    {131072, 8, 128, true, 16, false, false, 1}, // r6 0.973
 };
 
 /// RMSNorm over 16-bit inputs.
@@ -96,10 +101,10 @@ inline constexpr register_shape softmax_32bit[] = {
     {4096, 4, 256, true, 1, false, false, 1},    // 1.007
     {8192, 4, 512, true, 1, false, false, 1},    // 1.012
     {16384, 8, 512, true, 1, false, false, 1},   // 0.977 (r4: 16 x 256 1.005, 167 registers)
-    {32768, 8, 1024, true, 1, true, false, 1},   // 0.882 (r4: 16 x 512 0.984)
-    {65536, 8, 256, true, 8, false, false, 1},   // 0.810 (block_uncached: 0.64)
-    {131072, 8, 256, true, 16, false, false, 1}, // 0.745
-    {262144, 8, 512, true, 16, false, false, 2}, // 0.641
+    {32768, 8, 256, true, 4, false, false, 1},   // r6 1.004 (8 x 1024 staged: 0.882)
+    {65536, 8, 256, true, 8, false, false, 1},   // r6 1.005 (cluster barrier exchange: 0.810)
+    {131072, 8, 256, true, 16, false, false, 1}, // r6 1.008 (0.745)
+    {262144, 8, 512, true, 16, false, false, 1}, // r6 0.968 (0.641)
 };
 
 /// RMSNorm over fp32 inputs.
@@ -111,10 +116,10 @@ inline constexpr register_shape rmsnorm_32bit[] = {
     {4096, 4, 256, true, 1, false, false, 1},    // r4 1.009
     {8192, 4, 512, true, 1, false, false, 2},    // r4 1.010 (one block an SM: < 0.97)
     {16384, 4, 1024, true, 1, false, false, 1},  // r4 1.008 (8 x 512: 0.80 in the bench)
-    {32768, 8, 1024, true, 1, false, false, 1},  // r4 0.952
-    {65536, 8, 256, true, 8, false, false, 1},   // softmax's
-    {131072, 8, 256, true, 16, false, false, 1}, // softmax's
-    {262144, 8, 512, true, 16, false, false, 2}, // softmax's
+    {32768, 8, 256, true, 4, false, false, 2},   // r6 1.011 (8 x 1024: 0.952)
+    {65536, 8, 256, true, 8, false, false, 2},   // r6 1.005 (0.63-0.87 before cluster_exchange)
+    {131072, 8, 256, true, 16, false, false, 2}, // r6 0.962
+    {262144, 8, 512, true, 16, false, false, 1}, // r6 0.849 (under a cap of 2 blocks: 0.48)
 };
 
 /// LayerNorm over fp32 inputs.
@@ -126,10 +131,10 @@ inline constexpr register_shape layernorm_32bit[] = {
     {4096, 4, 256, true, 1, true, false, 3},     // r4 1.016 (direct: 0.93 in the bench)
     {8192, 4, 512, true, 1, false, false, 2},    // r4 0.998 (one block an SM: 0.78 in the bench)
     {16384, 8, 512, true, 1, false, false, 1},   // r4 0.984
-    {32768, 8, 1024, true, 1, true, false, 1},   // r4 0.863
-    {65536, 8, 256, true, 8, false, false, 1},   // softmax's
-    {131072, 8, 256, true, 16, false, false, 1}, // softmax's
-    {262144, 8, 512, true, 16, false, false, 2}, // softmax's
+    {32768, 8, 256, true, 4, false, false, 2},   // r6 0.973 (8 x 1024 staged: 0.863)
+    {65536, 8, 256, true, 8, false, false, 2},   // r6 0.930 (0.61 before cluster_exchange)
+    {131072, 8, 256, true, 16, false, false, 2}, // r6 0.805
+    {262144, 8, 512, true, 16, true, false, 1},  // r6 0.663 (16 x 256: 0.648)
 };
 
 // Single elements (odd widths or pointers off the 16-byte grid): round 3 of row_shapes.cu on the

@@ -2,7 +2,6 @@
 // that share a row, and the per-thread state that outlives the row loop.
 #pragma once
 
-#include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
 
 #include "../detail/config.hpp"
@@ -57,45 +56,6 @@ template <class T, int BlockThreads> struct block_allreduce {
     return total;
   }
 };
-
-/// Merges each block's total (the same in every thread of the block) across a thread-block
-/// cluster of `ClusterBlocks` blocks through distributed shared memory, and gives every thread
-/// of every block the cluster's total, bit-identical everywhere: thread 0 posts its block's
-/// total, one cluster barrier (release / acquire), then lanes 0 .. C-1 of every warp read the C
-/// posts and fold them by a butterfly, and every lane takes lane 0's result, which merged the
-/// posts in the same order in every warp of every block. Posts alternate between two buffers as
-/// in block_allreduce: a block posts to the same buffer again only after the next reduction's
-/// barrier, which no peer passes before it has read this one. Before a block exits, its peers
-/// must be done reading its posts: cluster_allreduce_exit.
-template <class T, int ClusterBlocks> struct cluster_allreduce {
-  struct TempStorage {
-    T posted[2];
-  };
-
-  TempStorage& storage;
-  int buffer;
-
-  template <class Merge> __device__ T operator()(T block_total, Merge merge) {
-    namespace cg = cooperative_groups;
-    if (threadIdx.x == 0)
-      storage.posted[buffer] = block_total;
-    cg::this_cluster().sync();
-    int const lane = int(threadIdx.x) & 31;
-    T total = block_total; // lanes past the cluster's size fold among themselves, unused
-    if (lane < ClusterBlocks)
-      total = *cg::this_cluster().map_shared_rank(&storage.posted[buffer], lane);
-    ROWFUSE_UNROLL
-    for (int lane_mask = 1; lane_mask < ClusterBlocks; lane_mask *= 2)
-      total = merge(total, detail::shfl_xor(total, lane_mask));
-    return detail::shfl_from(total, 0);
-  }
-};
-
-/// The last cluster barrier of a kernel that used cluster_allreduce: a block's shared memory
-/// goes away when it exits, so none may leave while a peer can still read its posts.
-__device__ __forceinline__ void cluster_allreduce_exit() {
-  cooperative_groups::this_cluster().sync();
-}
 
 /// The register engines' fast protocol: an op whose row statistics are two plain reductions,
 /// the second over values that know the first's total (softmax: the max, then the sum of

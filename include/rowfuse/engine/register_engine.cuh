@@ -27,6 +27,7 @@
 #include "../detail/async_copy.cuh"
 #include "../detail/config.hpp"
 #include "../detail/vector_io.hpp"
+#include "cluster_exchange.cuh"
 #include "common.cuh"
 
 namespace rowfuse::engine {
@@ -43,19 +44,21 @@ namespace rowfuse::engine {
 ///    thread holds at most this many values;
 ///  - `keeps_chunk_sums(values)`: whether a chunk_accumulating_op's running sums, `values` of
 ///    them a thread, are kept in registers across the rows of a chunk.
+/// How a block's whole-block rows are reduced: across the block (block_allreduce), or across
+/// the cluster's warps at once (cluster_exchange).
+template <class T, int B, int C>
+using row_allreduce = std::conditional_t<C == 1, block_allreduce<T, B>, cluster_exchange<T, B, C>>;
+
 /// The block's shared memory for its reductions (block and cluster rows).
 template <class Op, int B, int C, bool TwoPhase = two_phase_op<Op>> struct reduce_storage {
-  typename block_allreduce<typename Op::partial, B>::TempStorage partials;
-  typename cluster_allreduce<typename Op::partial, C>::TempStorage cluster_partials;
+  typename row_allreduce<typename Op::partial, B, C>::TempStorage partials;
 };
 template <class Op, int B, int C> struct reduce_storage<Op, B, C, true> {
   using first_t = decltype(std::declval<Op const&>().phase1(std::declval<float (&)[1]>(), 0));
   using second_t = decltype(std::declval<Op const&>().phase2(std::declval<float (&)[1]>(), 0,
                                                              std::declval<first_t>(), index_t(1)));
-  typename block_allreduce<first_t, B>::TempStorage first;
-  typename block_allreduce<second_t, B>::TempStorage second;
-  typename cluster_allreduce<first_t, C>::TempStorage cluster_first;
-  typename cluster_allreduce<second_t, C>::TempStorage cluster_second;
+  typename row_allreduce<first_t, B, C>::TempStorage first;
+  typename row_allreduce<second_t, B, C>::TempStorage second;
 };
 
 /// Ops with per-column operands (the norms' gamma and beta) read them with `read_columns<N>(col0)`
@@ -109,8 +112,16 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   __shared__ reduce_storage<Op, B, C> shared;
 
   int rank = 0; // this block's place in its cluster
-  if constexpr (C > 1)
+  if constexpr (C > 1) {
     rank = int(cooperative_groups::this_cluster().block_rank());
+    if constexpr (two_phase_op<Op>) {
+      row_allreduce<typename reduce_storage<Op, B, C>::first_t, B, C>{shared.first}.initialize();
+      row_allreduce<typename reduce_storage<Op, B, C>::second_t, B, C>{shared.second}.initialize();
+    } else {
+      row_allreduce<typename Op::partial, B, C>{shared.partials}.initialize();
+    }
+    cluster_exchange_start();
+  }
   int const group = Config::whole_block ? B * C : 1 << group_log2;
   int const lane =
       Config::whole_block ? rank * B + int(threadIdx.x) : int(threadIdx.x) & (group - 1);
@@ -145,41 +156,49 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   auto const col_of = [&](int p) { return (index_t(p) * group + lane) * N; };
 
   // Group rows reduce by shuffles in the group, whole-block rows across the block, cluster rows
-  // then across the cluster. Each reduction has its own storage; `buffer` alternates the posts
-  // from row to row (see block_allreduce, cluster_allreduce).
+  // across every warp of the cluster. Each reduction has its own storage; `buffer` alternates
+  // the posts from row to row (see block_allreduce), and `step` numbers a cluster's rounds.
   int buffer = 0;
-  auto const reduce = [&](auto value, auto merge, auto& block_storage, auto& cluster_storage) {
+  index_t step = 0;
+  auto const reduce = [&](auto value, auto merge, auto& storage) {
     using T = decltype(value);
-    if constexpr (Config::whole_block) {
-      T const block_total = block_allreduce<T, B>{block_storage, buffer}(value, merge);
-      if constexpr (C > 1)
-        return cluster_allreduce<T, C>{cluster_storage, buffer}(block_total, merge);
-      else
-        return block_total;
-    } else {
+    if constexpr (!Config::whole_block)
       return allreduce_in_group(value, group, merge);
-    }
+    else if constexpr (C == 1)
+      return block_allreduce<T, B>{storage, buffer}(value, merge);
+    else
+      return cluster_exchange<T, B, C>{storage}(allreduce_in_group(value, 32, merge), int(step),
+                                                merge);
   };
 
   load_context load_ctx{true, cols};
   store_context<float> store_ctx{cols, 0.0f};
 
   // The op's per-column operands are the same for every row: where a thread holds few values
-  // they are read once, before the first row's loads, and kept; elsewhere each pack's are read
-  // where it is finished (a gradient_op: prepared), since kept they would cost more registers
-  // than the row's values.
+  // they are read once, before the first row's loads, and kept. On cluster rows a forward op's
+  // are read for the whole row with the row's input, so that they arrive during the cluster
+  // exchange; read where each pack is finished, each load waits behind the stores of the packs
+  // before it (they may alias): P round trips after the statistics. Elsewhere each pack's are
+  // read where it is finished (a gradient_op: prepared): held for the row, they cost registers
+  // that capped whole-block shapes spill (round 6 of row_shapes.cu, bench/NOTES.md).
   constexpr bool columns_kept = reads_columns<Op, N> && P * N <= Config::kept_column_values;
+  constexpr bool columns_with_row =
+      reads_columns<Op, N> && !columns_kept && !gradient_op<Op> && C > 1;
   using columns_t = typename column_packs<Op, N>::type;
-  [[maybe_unused]] columns_t kept_columns[columns_kept ? P : 1];
-  if constexpr (columns_kept) {
-    ROWFUSE_UNROLL
-    for (int p = 0; p < P; ++p)
-      if (p < valid_packs)
-        kept_columns[p] = op.template read_columns<N>(col_of(p));
-  }
+  [[maybe_unused]] columns_t held_columns[columns_kept || columns_with_row ? P : 1];
+  auto const read_row_columns = [&] {
+    if constexpr (columns_kept || columns_with_row) {
+      ROWFUSE_UNROLL
+      for (int p = 0; p < P; ++p)
+        if (p < valid_packs)
+          held_columns[p] = op.template read_columns<N>(col_of(p));
+    }
+  };
+  if constexpr (columns_kept)
+    read_row_columns();
   auto const columns_of = [&](int p) {
-    if constexpr (columns_kept)
-      return kept_columns[p];
+    if constexpr (columns_kept || columns_with_row)
+      return held_columns[p];
     else if constexpr (reads_columns<Op, N>)
       return op.template read_columns<N>(col_of(p));
     else
@@ -223,7 +242,6 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
 
   constexpr bool two_streams = gradient_op<Op>;
   using gradient_element = typename second_stream<Op>::element_type;
-  index_t step = 0;
   for (index_t first = first_row; first < walk_end; first += row_step, buffer ^= 1, ++step) {
     index_t const row = row_at(first, step);
     bool const row_ok = row < rows;
@@ -269,6 +287,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     for (int p = 0; p < P; ++p)
       if (row_ok && p < valid_packs)
         reads[p] = load.template read<N>(row, col_of(p));
+    if constexpr (columns_with_row)
+      if (row_ok)
+        read_row_columns();
     // A gradient_op's second stream: its packs and its operands', issued here too.
     [[maybe_unused]] gradient_element gradient_raw[two_streams ? P : 1][N];
     [[maybe_unused]] typename second_stream<Op>::template reads_type<N>
@@ -366,6 +387,10 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       }
     };
 
+    // Peers write into this block's shared memory from the first round on (cluster_exchange).
+    if constexpr (C > 1)
+      if (step == 0)
+        cluster_exchange_ready();
     // One slot: refill it once the first reduction has consumed every value read from it (so
     // those reads have completed before the copies can land).
     auto const refill_single_slot = [&] {
@@ -374,12 +399,11 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     };
     if constexpr (two_phase_op<Op>) {
       auto const first_total = reduce(
-          op.phase1(v, n), [&](auto a, auto b) { return op.merge1(a, b); }, shared.first,
-          shared.cluster_first);
+          op.phase1(v, n), [&](auto a, auto b) { return op.merge1(a, b); }, shared.first);
       refill_single_slot();
       auto const second_total = reduce(
           op.phase2(v, n, first_total, cols), [&](auto a, auto b) { return op.merge2(a, b); },
-          shared.second, shared.cluster_second);
+          shared.second);
       auto const stats = op.finalize2(first_total, second_total, cols);
       finish_row(stats, [&](float(&y)[N], index_t col0, columns_t const& columns) {
         if constexpr (reads_columns<Op, N>)
@@ -395,8 +419,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           return op.local(v, n);
       };
       auto const total = reduce(
-          local(), [&](auto a, auto b) { return op.merge(a, b); }, shared.partials,
-          shared.cluster_partials);
+          local(), [&](auto a, auto b) { return op.merge(a, b); }, shared.partials);
       refill_single_slot();
       auto const stats = op.finalize(total, cols);
       // (A gradient_op's finish, which takes the gradient's values, runs in finish_row.)
@@ -409,8 +432,6 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     }
   }
   flush_amax(store, store_ctx);
-  if constexpr (C > 1)
-    cluster_allreduce_exit();
 }
 
 } // namespace rowfuse::engine
