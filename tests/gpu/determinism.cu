@@ -45,6 +45,7 @@ long differing(std::vector<unsigned char> const& a, std::vector<unsigned char> c
 
 struct softmax_case { // fp16 | scale -> fp16 | dropout
   static constexpr char const* name = "softmax fp16 | scale -> dropout";
+  static constexpr auto family = rf::tuning::shape_family::softmax;
   using out_t = __half;
   static constexpr int wide = 8;
   long rows, cols;
@@ -75,6 +76,7 @@ struct softmax_case { // fp16 | scale -> fp16 | dropout
 
 struct log_softmax_case { // fp32 -> bf16
   static constexpr char const* name = "log_softmax fp32 -> bf16";
+  static constexpr auto family = rf::tuning::shape_family::softmax;
   using out_t = __nv_bfloat16;
   static constexpr int wide = 4;
   long rows, cols;
@@ -101,6 +103,7 @@ struct log_softmax_case { // fp32 -> bf16
 
 struct layernorm_case { // bf16 | bias | dropout | add | tee -> bf16, gamma, beta, mean, rstd
   static constexpr char const* name = "layernorm bf16 | bias | dropout | add | tee";
+  static constexpr auto family = rf::tuning::shape_family::layernorm;
   using out_t = __nv_bfloat16;
   static constexpr int wide = 8;
   long rows, cols;
@@ -154,6 +157,7 @@ struct layernorm_case { // bf16 | bias | dropout | add | tee -> bf16, gamma, bet
 
 struct rmsnorm_case { // fp16 -> e5m2 with scale and amax, zero-centred gamma, rstd
   static constexpr char const* name = "rmsnorm fp16 -> fp8 e5m2 with amax";
+  static constexpr auto family = rf::tuning::shape_family::rmsnorm;
   using out_t = __nv_fp8_e5m2;
   static constexpr int wide = 8;
   long rows, cols;
@@ -228,7 +232,7 @@ template <class Case> void check_case(unsigned seed) {
       }
       return p;
     };
-    norm_test::for_each_plan(cols, cols % Case::wide == 0 ? Case::wide : 1, run_plan);
+    norm_test::for_each_plan(cols, cols % Case::wide == 0 ? Case::wide : 1, run_plan, Case::family);
   }
 }
 

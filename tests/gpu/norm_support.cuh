@@ -147,15 +147,18 @@ inline test::mismatch_report compare_stats(std::vector<float> const& mean,
 /// Runs `launch(options)` (which runs one call and checks it, returning its rf::plan) with the
 /// automatic plan, then forcing every engine that can run `cols` at each pack width that the
 /// views allow. `widest` is the pack the views allow (1 when cols or a pointer rule packs
-/// out); pack = 1 is skipped when it is the same plan as pack = 0.
-template <class Launch> void for_each_plan(long cols, int widest, Launch&& launch) {
+/// out); pack = 1 is skipped when it is the same plan as pack = 0. `family` names the op's shape
+/// tables, which decide what the register engines hold.
+template <class Launch>
+void for_each_plan(long cols, int widest, Launch&& launch,
+                   rf::tuning::shape_family family = rf::tuning::shape_family::layernorm) {
   launch(rf::launch_options{});
   for (rf::engine_kind kind : test::all_engines()) {
     for (int pack : {0, 1}) {
       int const effective = pack == 1 ? 1 : widest;
       if (pack == 1 && widest == 1)
         continue;
-      if (!test::engine_supports(kind, cols, effective, rf::tuning::shape_family::layernorm))
+      if (!test::engine_supports(kind, cols, effective, family))
         continue;
       // Scalar accesses over a re-read wide row take seconds and add nothing the vector
       // run and the narrower widths do not cover.
