@@ -494,8 +494,8 @@ def main():
             copy_gbps = None
             ref = None
             for impl in want:
-                if impl == "eager":
-                    fn = fns[op]
+                if impl == "eager":  # a backward op: the forward's autograd
+                    fn = fns[BACKWARD_OF[op][0]] if op in BACKWARD_OF else fns[op]
                 elif impl == "compile":
                     # dynamic=False: one specialised graph per shape, as the anchors measured.
                     forward_op = BACKWARD_OF[op][0] if op in BACKWARD_OF else op
@@ -504,8 +504,6 @@ def main():
                     fn = compiled[forward_op]
                 else:
                     fn = peer_fns[impl][op]
-                if impl == "eager" and op in BACKWARD_OF:
-                    fn = fns[BACKWARD_OF[op][0]]
                 label = f"{op} {dtype} {cols} {impl}"
                 check, check_err = "", ""
                 try:
