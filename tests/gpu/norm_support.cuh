@@ -38,21 +38,9 @@
 #include <boost/hana/tuple.hpp>
 
 #include "support.cuh"
+#include "width_grid.hpp"
 
 namespace norm_test {
-
-inline constexpr long all_widths[] = {1,     2,     3,     7,     31,    32,     33,    127,
-                                      128,   129,   511,   512,   513,   1000,   1023,  1024,
-                                      1025,  2047,  2048,  2049,  4095,  4096,   4097,  8192,
-                                      12288, 16384, 16385, 32768, 65536, 100003, 262144};
-/// test::small_mode()'s widths: one or two per engine and pack path, odd and even.
-inline constexpr long small_widths[] = {1, 7, 33, 128, 1000, 2049, 8192, 16385, 65536, 100003};
-
-inline std::span<long const> widths() {
-  if (test::small_mode())
-    return small_widths;
-  return all_widths;
-}
 
 /// About 2^20 elements per case, at least a few rows, and thousands for the narrow widths
 /// (test::small_mode(): 2^14, at least 2 rows, at most 64).
@@ -290,7 +278,7 @@ void check_all_widths(Variants variants, unsigned seed) {
   std::mt19937 rng(seed);
   constexpr int count = int(decltype(boost::hana::length(variants))::value);
   int width_index = 0;
-  for (long cols : widths()) {
+  for (long cols : test::shape_widths()) {
     ++width_index;
     for (layout const l : {layout{cols, 0}, layout{cols + 3, 1}}) {
       int const variant = (width_index + int(l.offset)) % count;
