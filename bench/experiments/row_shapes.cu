@@ -7,10 +7,12 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-6) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-7) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (round 5 only): 6 softmax_backward fp16, 7 softmax_backward fp32,
-// 8 log_softmax_backward fp16, 9 log_softmax_backward fp32.
+// 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
+// backward with dgamma (and dbeta), the column sums timed with the row kernel (round 7 only):
+// 11 layernorm_backward fp16, 12 rmsnorm_backward fp16, 13 layernorm_backward fp32.
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
@@ -34,13 +36,16 @@ namespace {
 #ifndef ROW_SHAPES_PART
 #define ROW_SHAPES_PART 0
 #endif
-static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 10, "parts are 0 to 10");
+static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 14, "parts are 0 to 14");
 static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_PART > 9 || ROW_SHAPES_ROUND == 5,
               "the backward parts (6-9) have shapes in round 5 only");
+static_assert((ROW_SHAPES_PART >= 11 && ROW_SHAPES_PART <= 13) == (ROW_SHAPES_ROUND == 7),
+              "the norms' backward parts (11-13) have shapes in round 7 only");
 
 // The backward ops (parts 6-9) read two streams, the input y (in x) and the gradient dy, and
 // write one, dx (in y): 2^26 elements each, so that the three take the bytes of round 1-4's two.
-constexpr bool backward = ROW_SHAPES_PART >= 6 && ROW_SHAPES_PART <= 9;
+constexpr bool backward = (ROW_SHAPES_PART >= 6 && ROW_SHAPES_PART <= 9) ||
+                          (ROW_SHAPES_PART >= 11 && ROW_SHAPES_PART <= 13);
 constexpr index_t elems = index_t(1) << (backward ? 26 : 27);
 /// x and y hold 2^27 fp32 elements: every round's input and output, and round 5's copy of
 /// 1.5 x 2^26 fp32 elements.
@@ -49,6 +54,8 @@ float* flush;
 cudaEvent_t e0, e1;
 void *x, *y, *gamma_data, *beta_data;
 [[maybe_unused]] void* dy; // the backward parts' gradient stream
+// The norms' backward (parts 11-13): saved statistics, dgamma / dbeta partials and sums.
+[[maybe_unused]] float *mean_data, *rstd_data, *partials, *scratch, *dgamma, *dbeta;
 
 template <class F> double time_ms(F f) {
   for (int i = 0; i < 2; ++i)
@@ -117,6 +124,64 @@ template <class T, bool Log> struct softmax_backward_maker {
   }
 };
 
+/// The backward op of layernorm (Centered) or rmsnorm over elements of T with dgamma (and
+/// dbeta) into chunks of 2^chunk_log2 rows, as rf::layernorm_backward and rf::rmsnorm_backward
+/// build it; after() sums the partials (engine::column_sum_kernel), timed with the row kernel.
+/// The rows are cut into at least 2^target_log2 / cols chunks (op::norm_chunk_rows_log2's rule
+/// with the target replaced): the partials of one gradient hold about 2^target_log2 floats.
+template <class T, bool Centered> struct norm_backward_maker {
+  int target_log2;
+  int chunk_log2(index_t rows, index_t cols) const {
+    index_t const target = std::max<index_t>(1, (index_t(1) << target_log2) / cols);
+    int log2 = 4;
+    while (log2 < 8 && (rows >> (log2 + 1)) >= target)
+      ++log2;
+    return log2;
+  }
+  template <class Load> auto operator()(Load const& input) const {
+    auto const gradient =
+        rf::load(static_cast<T const*>(dy), input.input.rows, input.input.cols, input.input.ld);
+    auto const affine =
+        Centered ? rf::affine(static_cast<T const*>(gamma_data), static_cast<T const*>(beta_data))
+                 : rf::affine(static_cast<T const*>(gamma_data));
+    using affine_t = std::remove_const_t<decltype(affine)>;
+    using op_t = rf::op::norm_backward<Centered, affine_t, decltype(gradient)>;
+    index_t const rows = input.input.rows, cols = input.input.cols;
+    int const log2 = chunk_log2(rows, cols);
+    index_t const chunks = (rows + (index_t(1) << log2) - 1) >> log2;
+    return op_t{rf::detail::bind_gradient(input, gradient, op_t::name),
+                affine.bind(Centered ? "rf::layernorm" : "rf::rmsnorm", cols),
+                Centered ? mean_data : nullptr,
+                rstd_data,
+                partials,
+                Centered ? partials + chunks * cols : nullptr,
+                log2,
+                cols};
+  }
+  void after(index_t rows, index_t cols) const {
+    int const log2 = chunk_log2(rows, cols);
+    index_t const chunks = (rows + (index_t(1) << log2) - 1) >> log2;
+    for (float* const out : {dgamma, Centered ? dbeta : nullptr})
+      if (out != nullptr)
+        rf::detail::launch_column_sum(partials + (out == dbeta) * chunks * cols, chunks, cols, out,
+                                      scratch, nullptr, rf::plan{});
+  }
+  index_t rows_per_unit(index_t rows, index_t cols) const {
+    return index_t(1) << chunk_log2(rows, cols);
+  }
+};
+
+template <class MakeOp> void after_kernel(MakeOp const& make_op, index_t rows, index_t cols) {
+  if constexpr (requires { make_op.after(rows, cols); })
+    make_op.after(rows, cols);
+}
+template <class MakeOp> index_t unit_rows(MakeOp const& make_op, index_t rows, index_t cols) {
+  if constexpr (requires { make_op.rows_per_unit(rows, cols); })
+    return make_op.rows_per_unit(rows, cols);
+  else
+    return 1;
+}
+
 template <class T, class MakeOp, bool Staged, int P, int B, bool Whole, int C, int MinBlocks>
 void run_one(char const* opname, MakeOp const& make_op, index_t cols, double copy,
              bool persistent) {
@@ -148,7 +213,8 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
   int group_log2 = 0;
   while ((1 << group_log2) < group)
     ++group_log2;
-  index_t const rows_per_block = Whole ? 1 : B / group;
+  // An ordered-rows op (the norms' backward) takes a chunk of rows a row processor.
+  index_t const rows_per_block = (Whole ? 1 : B / group) * unit_rows(make_op, rows, cols);
   index_t const tiles = (rows + rows_per_block - 1) / rows_per_block;
   index_t grid = tiles * C;
   if (persistent) {
@@ -167,14 +233,16 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
   launch.dynamicSmemBytes = smem;
   launch.attrs = &attribute;
   launch.numAttrs = 1;
-  double const ms = time_ms(
-      [&] { cudaLaunchKernelEx(&launch, kernel, op, load, store, rows, cols, group_log2); });
+  double const ms = time_ms([&] {
+    cudaLaunchKernelEx(&launch, kernel, op, load, store, rows, cols, group_log2);
+    after_kernel(make_op, rows, cols);
+  });
   cudaError_t const err = cudaDeviceSynchronize();
-  std::printf("%-9s %s %6ld P%-2d B%-4d %s C%-2d min%-2d %s %s regs %3d spill %4zu occ %2d ratio "
-              "%.3f %s\n",
+  std::printf("%-9s %s %6ld P%-2d B%-4d %s C%-2d min%-2d %s %s regs %3d spill %4zu occ %2d grid "
+              "%6ld ratio %.3f %s\n",
               opname, sizeof(T) == 4 ? "fp32" : "fp16", long(cols), P, B, Whole ? "block" : "group",
               C, MinBlocks, Staged ? "staged" : "direct", persistent ? "persist" : "tiles  ",
-              attr.numRegs, attr.localSizeBytes, blocks, copy / ms,
+              attr.numRegs, attr.localSizeBytes, blocks, long(grid), copy / ms,
               err ? cudaGetErrorString(err) : "");
   std::fflush(stdout);
   (void)cudaGetLastError();
@@ -349,11 +417,14 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
   // thread) and its neighbours, to time the cluster exchange of the sixth session.
   if constexpr (wide) {
     sweep<T>(opname, op, {32768}, shape<8, 256, true, 2>{}, shape<4, 512, true, 2>{},
-             shape<4, 256, true, 4>{}, shape<8, 128, true, 4>{}, shape<8, 256, true, 2, 2>{});
+             shape<4, 256, true, 4>{}, shape<8, 128, true, 4>{}, shape<8, 256, true, 2, 2>{},
+             shape<8, 128, true, 4, 4>{}, shape<4, 256, true, 4, 2>{});
     sweep<T>(opname, op, {65536}, shape<8, 256, true, 4>{}, shape<4, 512, true, 4>{},
-             shape<4, 256, true, 8>{}, shape<8, 128, true, 8>{}, shape<8, 256, true, 4, 2>{});
+             shape<4, 256, true, 8>{}, shape<8, 128, true, 8>{}, shape<8, 256, true, 4, 2>{},
+             shape<8, 128, true, 8, 4>{}, shape<4, 256, true, 8, 2>{});
     sweep<T>(opname, op, {131072}, shape<8, 256, true, 8>{}, shape<4, 512, true, 8>{},
-             shape<4, 256, true, 16>{}, shape<8, 128, true, 16>{}, shape<8, 256, true, 8, 2>{});
+             shape<4, 256, true, 16>{}, shape<8, 128, true, 16>{}, shape<8, 256, true, 8, 2>{},
+             shape<8, 128, true, 16, 4>{}, shape<4, 256, true, 16, 2>{});
     sweep<T>(opname, op, {262144}, shape<8, 256, true, 16>{}, shape<4, 512, true, 16>{},
              shape<8, 512, true, 8>{}, shape<8, 256, true, 16, 2>{});
   } else {
@@ -365,6 +436,46 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              shape<8, 256, true, 16>{}, shape<4, 512, true, 16>{}, shape<8, 256, true, 16, 2>{});
     sweep<T>(opname, op, {262144}, shape<16, 256, true, 16>{}, shape<8, 512, true, 16>{},
              shape<4, 1024, true, 16>{}, shape<8, 512, true, 16, 2>{});
+  }
+#elif ROW_SHAPES_ROUND == 7
+  // Round 7: the norms' backward with dgamma (and dbeta), 256 to 65536 columns: few values a
+  // thread (one pack), register caps that buy blocks, clusters past 4096 (16-bit) columns; main()
+  // runs the sweep for several chunk sizes. The first pass (the gradient tables' rows, two and
+  // four packs a thread, and chunk targets of 256, 1024 and 4096) is in bench/NOTES.md.
+  if constexpr (wide) {
+    sweep<T>(opname, op, {256}, shape<1, 256, false>{}, shape<1, 256, false, 1, 4>{},
+             shape<1, 128, false, 1, 8>{}, shape<2, 512, false>{}, shape<2, 256, false, 1, 4>{});
+    sweep<T>(opname, op, {1024}, shape<1, 128, true, 1, 8>{}, shape<1, 128, true, 1, 6>{},
+             shape<2, 64, true, 1, 8>{}, shape<1, 128, true, 1, 4>{});
+    sweep<T>(opname, op, {2048}, shape<1, 256, true, 1, 4>{}, shape<1, 256, true, 1, 3>{},
+             shape<2, 128, true, 1, 8>{}, shape<1, 128, true, 2, 8>{});
+    sweep<T>(opname, op, {4096}, shape<1, 512, true, 1, 2>{}, shape<1, 256, true, 2, 4>{},
+             shape<2, 256, true, 1, 4>{}, shape<1, 128, true, 4, 8>{});
+    sweep<T>(opname, op, {8192}, shape<1, 512, true, 2, 2>{}, shape<1, 1024, true, 1, 1>{},
+             shape<1, 256, true, 4, 4>{}, shape<2, 512, true, 1, 2>{});
+    sweep<T>(opname, op, {16384}, shape<1, 512, true, 4, 2>{}, shape<1, 256, true, 8, 4>{},
+             shape<2, 512, true, 2>{}, shape<2, 256, true, 4, 4>{});
+    sweep<T>(opname, op, {32768}, shape<1, 512, true, 8, 2>{}, shape<1, 256, true, 16, 4>{},
+             shape<2, 256, true, 8>{}, shape<2, 256, true, 8, 4>{});
+    sweep<T>(opname, op, {65536}, shape<2, 256, true, 16>{}, shape<1, 512, true, 16, 2>{},
+             shape<2, 256, true, 16, 4>{}, shape<2, 512, true, 8, 2>{});
+  } else {
+    sweep<T>(opname, op, {256}, shape<1, 64, true>{}, shape<2, 256, false, 1, 4>{},
+             shape<2, 128, false, 1, 8>{}, shape<2, 512, false>{});
+    sweep<T>(opname, op, {1024}, shape<1, 256, true, 1, 4>{}, shape<2, 128, true, 1, 8>{},
+             shape<1, 256, true, 1, 3>{}, shape<2, 128, true, 1, 6>{});
+    sweep<T>(opname, op, {2048}, shape<2, 256, true, 1, 3>{}, shape<1, 512, true, 1, 2>{},
+             shape<2, 256, true, 1, 4>{}, shape<1, 256, true, 2, 4>{});
+    sweep<T>(opname, op, {4096}, shape<2, 512, true, 1, 2>{}, shape<1, 512, true, 2, 2>{},
+             shape<1, 1024, true, 1, 1>{}, shape<2, 256, true, 2, 4>{});
+    sweep<T>(opname, op, {8192}, shape<2, 1024, true>{}, shape<2, 512, true, 2, 2>{},
+             shape<1, 512, true, 4, 2>{}, shape<2, 256, true, 4, 4>{});
+    sweep<T>(opname, op, {16384}, shape<2, 512, true, 4, 2>{}, shape<1, 512, true, 8, 2>{},
+             shape<2, 256, true, 8, 4>{}, shape<4, 256, true, 4>{});
+    sweep<T>(opname, op, {32768}, shape<2, 512, true, 8, 2>{}, shape<1, 512, true, 16, 2>{},
+             shape<2, 256, true, 16, 4>{}, shape<4, 256, true, 8>{});
+    sweep<T>(opname, op, {65536}, shape<4, 512, true, 8>{}, shape<2, 512, true, 16, 2>{},
+             shape<4, 256, true, 16>{}, shape<4, 256, true, 16, 4>{});
   }
 #else
   sweep<T>(opname, op, {32, 64, 128, 256, 512, 1024}, shape<1, 256, false>{},
@@ -426,6 +537,13 @@ int main() {
   auto const affine =
       rf::affine(static_cast<__half const*>(gamma_data)).bind("rf::rmsnorm", 262144);
   all_shapes<__half>("rmsnorm", same_op{rf::op::rmsnorm<decltype(affine)>{affine, 1e-6f, nullptr}});
+#elif ROW_SHAPES_PART == 14
+  fill<<<1024, 256>>>(static_cast<__nv_bfloat16*>(x), elems, -4.0f, 4.0f);
+  fill<<<256, 256>>>(static_cast<__nv_bfloat16*>(gamma_data), 262144, 0.5f, 1.5f);
+  auto const affine =
+      rf::affine(static_cast<__nv_bfloat16 const*>(gamma_data)).bind("rf::rmsnorm", 262144);
+  all_shapes<__nv_bfloat16>("rmsnorm_bf16",
+                            same_op{rf::op::rmsnorm<decltype(affine)>{affine, 1e-6f, nullptr}});
 #elif ROW_SHAPES_PART == 10
   fill<<<1024, 256>>>(static_cast<__half*>(x), elems, -4.0f, 4.0f);
   all_shapes<__half>("log_softmax", same_op{rf::op::softmax<true, false>{}});
@@ -442,6 +560,30 @@ int main() {
   fill<<<256, 256>>>(static_cast<float*>(gamma_data), 262144, 0.5f, 1.5f);
   auto const affine = rf::affine(static_cast<float const*>(gamma_data)).bind("rf::rmsnorm", 262144);
   all_shapes<float>("rmsnorm", same_op{rf::op::rmsnorm<decltype(affine)>{affine, 1e-6f, nullptr}});
+#elif ROW_SHAPES_PART >= 11 && ROW_SHAPES_PART <= 13
+  // The norms' backward: x uniform in [-4, 4), dy in [-1, 1), the forward's statistics of a row
+  // of such x (mean near 0, rstd near 1 / sqrt(16 / 3)), gamma and beta as the forward parts'.
+  constexpr bool centered = ROW_SHAPES_PART != 12;
+  using T = std::conditional_t<ROW_SHAPES_PART == 13, float, __half>;
+  cudaMalloc(&dy, elems * 4);
+  cudaMalloc(&mean_data, (elems / 256) * sizeof(float));
+  cudaMalloc(&rstd_data, (elems / 256) * sizeof(float));
+  cudaMalloc(&partials, (elems / 16) * 2 * sizeof(float));
+  cudaMalloc(&scratch, (elems / 16) * sizeof(float));
+  cudaMalloc(&dgamma, 262144 * sizeof(float));
+  cudaMalloc(&dbeta, 262144 * sizeof(float));
+  fill<<<1024, 256>>>(static_cast<T*>(x), elems, -4.0f, 4.0f);
+  fill<<<1024, 256>>>(static_cast<T*>(dy), elems, -1.0f, 1.0f);
+  fill<<<256, 256>>>(mean_data, elems / 256, -0.05f, 0.05f);
+  fill<<<256, 256>>>(rstd_data, elems / 256, 0.42f, 0.45f);
+  fill<<<256, 256>>>(static_cast<T*>(gamma_data), 262144, 0.5f, 1.5f);
+  fill<<<256, 256>>>(static_cast<T*>(beta_data), 262144, -0.5f, 0.5f);
+  // Partials of about 2^19, 2^20 and 2^21 floats a gradient.
+  for (int target_log2 : {19, 20, 21}) {
+    char name[32];
+    std::snprintf(name, sizeof name, "%s_e%d", centered ? "lnb" : "rmsb", target_log2);
+    all_shapes<T>(name, norm_backward_maker<T, centered>{target_log2});
+  }
 #else
   // The backward ops: y a forward's output (softmax: probabilities in (0, 1e-3), never 0, which
   // would read as masked; log-softmax: log-probabilities in [-12, -4)), dy in [-1, 1).

@@ -61,13 +61,17 @@ plan run_norm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
   Affine const bound_affine = bind_affine(affine, where, cols);
 
   bool const sums = (grads.dgamma != nullptr || grads.dbeta != nullptr) && cols > 0;
-  int const chunk_log2 = op::norm_chunk_rows_log2(rows);
+  int const chunk_log2 = op::norm_chunk_rows_log2(rows, cols);
   index_t const chunks = (rows + (index_t(1) << chunk_log2) - 1) >> chunk_log2;
   std::size_t const partial_floats = std::size_t(chunks) * std::size_t(cols);
   int const partial_rows = (grads.dgamma != nullptr) + (grads.dbeta != nullptr);
-  stream_buffer const workspace(
-      sums && rows > 0 && !options.dry_run ? partial_floats * partial_rows * sizeof(float) : 0,
-      stream, where);
+  // One scratch for both column sums: stream order runs them one after the other.
+  std::size_t const scratch_floats = column_sum_scratch_floats(chunks, cols);
+  stream_buffer const workspace(sums && rows > 0 && !options.dry_run
+                                    ? (partial_floats * partial_rows + scratch_floats) *
+                                          sizeof(float)
+                                    : 0,
+                                stream, where);
   float* const partial_gamma = grads.dgamma != nullptr ? workspace.floats() : nullptr;
   float* const partial_beta = grads.dbeta != nullptr
                                   ? workspace.floats(grads.dgamma != nullptr ? partial_floats : 0)
@@ -84,7 +88,7 @@ plan run_norm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
       check_launch(cudaMemsetAsync(out, 0, std::size_t(cols) * sizeof(float), stream), p);
     else
       launch_column_sum(out == grads.dgamma ? partial_gamma : partial_beta, chunks, cols, out,
-                        stream, p);
+                        workspace.floats(partial_floats * partial_rows), stream, p);
   }
   return p;
 }
@@ -102,8 +106,8 @@ plan run_norm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
 /// rf::no_affine), `saved` the forward's mean and rstd (both needed), `grads` where dgamma and
 /// dbeta go (fp32 [cols]; nullptr skips one). dgamma and dbeta are the same bits on every run and
 /// every engine (op/norm_backward.cuh says how); they need a workspace of ceil(rows / R) x cols
-/// floats each (R = 16 .. 256 rows, op::norm_chunk_rows_log2), allocated and freed in stream
-/// order. Returns the plan of the row kernel.
+/// floats each (R = 16 .. 256 rows, op::norm_chunk_rows_log2(rows, cols)), allocated and freed in
+/// stream order. Returns the plan of the row kernel.
 template <cols_range Range = any_cols, class LoadX, class LoadGrad, class StoreGrad, class Affine>
 plan layernorm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
                         Affine const& affine, row_stats saved, affine_grads grads = {},

@@ -13,8 +13,8 @@
 namespace {
 
 /// Rows: enough for several 16-row chunks of dgamma partials (rf::op::norm_chunk_rows_log2: 16
-/// rows below 2^13), a last chunk cut short (rows not a multiple of 16), and ~2^20 elements at
-/// most; many_rows for chunks of 32 to 256 rows.
+/// rows where they leave fewer than 128 chunks of 32), a last chunk cut short (rows not a multiple
+/// of 16), and ~2^20 elements at most; many_rows for chunks of 32 to 256 rows.
 long rows_for(long cols) {
   if (test::small_mode())
     return std::max(2L, std::min(70L, (1L << 14) / cols));
@@ -145,7 +145,8 @@ void check_case(affine_kind kind, long cols, layout l, std::mt19937& rng, long r
   };
   int const wide = rf::detail::widest_pack<In>;
   int const widest = cols % wide == 0 && l.offset == 0 ? wide : 1;
-  bwd_test::for_each_plan(cols, widest, int(sizeof(In)), launch);
+  bwd_test::for_each_plan(cols, widest, int(sizeof(In)), rf::tuning::shape_family::norm_gradient,
+                          launch);
   launch(rf::launch_options{}); // a second run of the automatic plan
 }
 
@@ -176,9 +177,14 @@ void check_many_rows(unsigned seed) {
   struct many_rows_case {
     long rows, cols, chunk;
   };
-  many_rows_case const cases[] = {{8192 + 17, 7, 32}, {16384 + 45, 16, 64}, {65536 + 3, 4, 256}};
-  for (auto const c : cases) {
-    REQUIRE((1L << rf::op::norm_chunk_rows_log2(c.rows)) == c.chunk);
+  // Narrow rows cut into at most 16384 chunks (rf::op::norm_chunk_target): 3.7, 4.2 and 16.8
+  // million elements; the small mode (sanitizers) takes one column and chunks of 32 rows.
+  many_rows_case const cases[] = {
+      {(1L << 19) + 17, 7, 32}, {(1L << 20) + 45, 4, 64}, {(1L << 22) + 3, 4, 256}};
+  many_rows_case const small_cases[] = {{(1L << 19) + 17, 1, 32}};
+  for (auto const c : test::small_mode() ? std::span<many_rows_case const>(small_cases)
+                                         : std::span<many_rows_case const>(cases)) {
+    REQUIRE((1L << rf::op::norm_chunk_rows_log2(c.rows, c.cols)) == c.chunk);
     REQUIRE(c.rows % c.chunk != 0);
     check_case<centered, In, Grad, Out, G>(centered ? affine_kind::gamma_beta : affine_kind::gamma,
                                            c.cols, layout{c.cols, 0}, rng, c.rows);

@@ -139,10 +139,20 @@ inline norm_gradient norm_backward(bool centered, std::vector<double> const& x,
                         64 * u * (abs_g / double(cols) + std::fabs(xh) * abs_gx / double(cols));
     }
   }
-  // Chunks of R rows summed in order, then ceil(rows / R) / 8 + 8 additions a column: each term
-  // passes through at most that many roundings, plus x_hat's own (3 u).
-  long const chunk = 1L << rf::op::norm_chunk_rows_log2(rows);
-  double const chain = double(chunk) + double((rows + chunk - 1) / chunk) / 8.0 + 8.0 + 3.0;
+  // Chunks of R rows summed in order, then the column sum: in each slice of chunks, each warp's
+  // chunks in 8 running sums (ceil(chunks / (warps x 8)) additions each), a tree of 3 over them
+  // and one addition a warp; where there are several slices, the same again over the slices'
+  // sums. Each term passes through at most that many roundings, plus x_hat's own (3 u).
+  long const chunk = 1L << rf::op::norm_chunk_rows_log2(rows, cols);
+  long const chunks = (rows + chunk - 1) / chunk;
+  long const slices = rf::detail::column_sum_slices(chunks);
+  auto const stage = [](long summed) {
+    double const warps = rf::detail::column_sum_warps;
+    return std::ceil(double(summed) / (warps * rf::engine::column_sum_chains)) + 3.0 + warps;
+  };
+  double const chain = double(chunk) +
+                       stage(std::min(chunks, rf::detail::column_sum_slice(chunks))) +
+                       (slices > 1 ? stage(slices) : 0.0) + 3.0;
   out.dgamma_slack.resize(std::size_t(cols));
   out.dbeta_slack.resize(std::size_t(cols));
   for (long c = 0; c < cols; ++c) {
@@ -208,14 +218,14 @@ inline test::mismatch_report compare_sums(std::vector<float> const& got,
   return r;
 }
 
-/// Whether a forced engine can run `cols` at pack `pack` for a backward op: the gradient register
-/// shapes, and 8 bytes a cached column (two fp32 caches) in block_smem and block_cluster.
-inline bool engine_supports(rf::engine_kind kind, long cols, int pack, int element_bytes) {
+/// Whether a forced engine can run `cols` at pack `pack` for a backward op of `family`: its
+/// gradient register shapes, and 8 bytes a cached column (two fp32 caches) in block_smem and
+/// block_cluster.
+inline bool engine_supports(rf::engine_kind kind, long cols, int pack, int element_bytes,
+                            rf::tuning::shape_family family) {
   try {
-    rf::detail::choose_plan(
-        "probe", 1, cols, pack, kind, rf::current_device(),
-        rf::detail::register_shapes(element_bytes, pack, rf::tuning::shape_family::norm_gradient),
-        8, 8);
+    rf::detail::choose_plan("probe", 1, cols, pack, kind, rf::current_device(),
+                            rf::detail::register_shapes(element_bytes, pack, family), 8, 8);
     return true;
   } catch (rf::error const&) {
     return false;
@@ -224,17 +234,19 @@ inline bool engine_supports(rf::engine_kind kind, long cols, int pack, int eleme
 
 /// Runs `launch(options)` (one call, checked, returning its rf::plan) with the automatic plan,
 /// then forcing every engine that can run `cols` at each pack width the views allow. Backward ops
-/// take the gradient register shapes (two streams a thread). `widest` is the pack the views allow,
+/// take the gradient register shapes (two streams a thread) of `family`: softmax_gradient (softmax
+/// and log-softmax backward) or norm_gradient. `widest` is the pack the views allow,
 /// `element_bytes` the size of the input's elements.
 template <class Launch>
-void for_each_plan(long cols, int widest, int element_bytes, Launch&& launch) {
+void for_each_plan(long cols, int widest, int element_bytes, rf::tuning::shape_family family,
+                   Launch&& launch) {
   launch(rf::launch_options{});
   for (rf::engine_kind kind : test::all_engines()) {
     for (int pack : {0, 1}) {
       int const effective = pack == 1 ? 1 : widest;
       if (pack == 1 && widest == 1)
         continue;
-      if (!engine_supports(kind, cols, effective, element_bytes))
+      if (!engine_supports(kind, cols, effective, element_bytes, family))
         continue;
       // Scalar accesses over a re-read wide row take seconds and add nothing the vector run
       // and the narrower widths do not cover.

@@ -43,15 +43,50 @@ private:
   cudaStream_t stream_;
 };
 
+/// Chunks one block of the column sum takes: more chunks are cut into slices of this many (more
+/// where a grid's 65535 block rows would not hold them), summed side by side into a scratch row
+/// each, then the slices' rows are summed. Part of the summation order (a function of the chunk
+/// count alone). A block of 8 warps then waits on 8 loads a running sum; narrow rows (16384
+/// chunks of 32 columns: one block of columns) otherwise left one block to read every partial.
+inline constexpr index_t column_sum_slice_chunks = 512;
+inline constexpr index_t column_sum_slice(index_t chunks) {
+  index_t const fitting = (chunks + 65534) / 65535;
+  return fitting > column_sum_slice_chunks ? fitting : column_sum_slice_chunks;
+}
+
+/// Slices of the first launch of a column sum over `chunks` (1: one launch, no scratch).
+inline constexpr index_t column_sum_slices(index_t chunks) {
+  index_t const slice = column_sum_slice(chunks);
+  return chunks <= slice ? 1 : (chunks + slice - 1) / slice;
+}
+
+/// Floats of scratch launch_column_sum needs for `chunks` partial rows of `cols` columns.
+inline constexpr std::size_t column_sum_scratch_floats(index_t chunks, index_t cols) {
+  index_t const slices = column_sum_slices(chunks);
+  return slices > 1 ? std::size_t(slices) * std::size_t(cols) : 0;
+}
+
 /// out[c] = sum over the chunks of partials[k * cols + c] (engine::column_sum_kernel), on
-/// `stream` after the kernel that wrote the partials. `p` names the call in errors. (A template,
-/// so that only translation units that call a norm backward compile the kernel.)
+/// `stream` after the kernel that wrote the partials: one launch, or, past
+/// column_sum_slice(chunks) chunks, one launch of a slice a block row into `scratch`
+/// (column_sum_scratch_floats) and one over the slices' rows. `p` names the call in errors. (A
+/// template, so that only translation units that call a norm backward compile the kernel.)
 template <int Warps = column_sum_warps>
 void launch_column_sum(float const* partials, index_t chunks, index_t cols, float* out,
-                       cudaStream_t stream, plan const& p) {
-  index_t const blocks = std::min<index_t>((cols + 31) / 32, (index_t(1) << 31) - 1);
-  engine::column_sum_kernel<Warps>
-      <<<unsigned(blocks), 32 * Warps, 0, stream>>>(partials, chunks, cols, out);
+                       float* scratch, cudaStream_t stream, plan const& p) {
+  unsigned const column_blocks = unsigned(std::min<index_t>((cols + 31) / 32, 65535));
+  index_t const slices = column_sum_slices(chunks);
+  if (slices == 1) {
+    engine::column_sum_kernel<Warps>
+        <<<dim3(column_blocks), 32 * Warps, 0, stream>>>(partials, chunks, cols, chunks, out);
+  } else {
+    engine::column_sum_kernel<Warps>
+        <<<dim3(column_blocks, unsigned(slices)), 32 * Warps, 0, stream>>>(
+            partials, chunks, cols, column_sum_slice(chunks), scratch);
+    check_launch(cudaGetLastError(), p);
+    engine::column_sum_kernel<Warps>
+        <<<dim3(column_blocks), 32 * Warps, 0, stream>>>(scratch, slices, cols, slices, out);
+  }
   check_launch(cudaGetLastError(), p);
 }
 

@@ -48,9 +48,10 @@ constexpr index_t capacity(register_shape const& s, int pack) {
 //    fp32 8192, 512 threads: 1.010 at two blocks against < 0.97 at one);
 //  - rmsnorm and layernorm want different shapes (1024 fp16 columns: rmsnorm 0.996 with one
 //    block a tile, layernorm 0.921), so each op has its own table.
-// The tables of one element size hold the same widest row (the engines an op can be forced onto
-// depend on the width alone), except softmax_16bit: its cluster rows reach 131072 columns, where
-// the 16-bit norms' register rows stop at 32768 (past it theirs lost to block_cluster, round 6).
+// The tables of one element size need not hold the same widest row (the engines an op can be
+// forced onto depend on its own table): softmax_16bit's cluster rows reach 131072 columns and
+// rmsnorm_16bit's 262144, where layernorm_16bit's register rows stop at 32768 (past it its
+// cluster rows lost to block_cluster, round 6).
 
 /// Softmax and log-softmax over 16-bit inputs, packs of 8 (first row that holds the width).
 inline constexpr register_shape softmax_16bit[] = {
@@ -78,6 +79,12 @@ inline constexpr register_shape rmsnorm_16bit[] = {
     {8192, 4, 256, true, 1, false, false, 3},   // r4 0.995
     {16384, 4, 512, true, 1, false, false, 2},  // r4 0.991
     {32768, 4, 1024, true, 1, false, false, 1}, // r4 0.990 (staged persistent: 0.913)
+    // Rows over a cluster's registers (round 6, seventh session): gamma held with the row as
+    // gamma alone (op::rmsnorm::read_columns; with beta's packs beside it the same shapes took
+    // 128 registers and spilled, 0.72-0.82). block_cluster ran 0.75-0.83 here (rowfuse-bench).
+    {65536, 8, 256, true, 4, false, false, 2},   // r6 0.998 (8 x 128 in 8 at 4 an SM: 0.997)
+    {131072, 8, 256, true, 8, false, false, 2},  // r6 0.978 (8 x 128 in 16: 0.970)
+    {262144, 8, 256, true, 16, false, false, 2}, // r6 0.931 (8 x 512 in 8: 0.913)
 };
 
 /// LayerNorm over 16-bit inputs (three values reduced a row, gamma and beta: the most registers).
@@ -174,7 +181,7 @@ inline constexpr register_shape scalar_32bit[] = {
 };
 
 // The backward ops (gradient ops: a thread holds the input's values and the gradient's, twice a
-// forward op's) have tables of their own, not yet measured, chosen to avoid spills. ptxas -v
+// forward op's) have tables of their own; those not surveyed were chosen to avoid spills. ptxas -v
 // (sm_90, CUDA 13.0, softmax_backward and layernorm_backward with gamma and beta, fp16 and fp32)
 // on the forward tables' shapes: every 1024-thread shape spills under its 64-register cap (fp16
 // packs of 8, 2 x 1024: layernorm 188 bytes of stores; 4 x 1024: softmax 248, layernorm 628; fp32
@@ -186,37 +193,54 @@ inline constexpr register_shape scalar_32bit[] = {
 // fp32 8 x 256: 233). So the rows below keep the forward's shapes that do not spill and hold the
 // wider rows in clusters of 512-thread blocks at 16 values a stream; rows past 131072 fp32
 // columns, which no cluster of 16 blocks holds that way, go to the streaming engines. With these
-// tables no register kernel of the two ops spills (softmax / layernorm registers in the cluster
+// tables no register kernel of the two ops spilled (softmax / layernorm registers in the cluster
 // rows: fp16 2 x 512 72 / 122, fp32 4 x 512 80 / 124, single fp16 16 x 512 100 / 128, single fp32
-// 16 x 512 84 / 120).
+// 16 x 512 84 / 120); the surveyed fp32 norm rows below spill a little under their caps, and win.
 
-/// Backward ops over 16-bit inputs, packs of 8: the fourth session's norm shapes up to 8192
-/// columns.
+// The norms' backward (layernorm_backward with dgamma and dbeta, rmsnorm_backward with dgamma):
+// round 7 of bench/experiments/row_shapes.cu (H100, 2026-11-24; x and dy 2^26 elements each, the
+// copy of the counted bytes, the column sums timed with the row kernel; chunks of
+// op::norm_chunk_rows_log2). A row processor walks the R rows of its chunks one after another,
+// so what decides is how many processors are resident: one pack a thread under a register cap
+// (64 registers: 6-8 blocks an SM) against the 2-4 packs of the rows before (one or two blocks
+// an SM), which ran at 0.19-0.30 (1024 columns) and 0.57-0.65 (4096-16384) in the same call.
+// Past 8192 16-bit columns the rows span a cluster, where fewer, wider blocks win again.
+
+/// The norms' backward over 16-bit inputs, packs of 8 (layernorm / rmsnorm backward, fused /
+/// copy).
 inline constexpr register_shape gradient_16bit[] = {
-    {32, 2, 512, false, 1, true, true, 1},     {512, 2, 256, false, 1, true, true, 1},
-    {1024, 4, 128, false, 1, true, true, 1},   {2048, 1, 256, true, 1, true, true, 1},
-    {4096, 2, 256, true, 1, true, true, 1},    {8192, 2, 512, true, 1, true, true, 1},
-    {16384, 2, 512, true, 2, false, false, 1}, // layernorm: 2 x 1024 spills
-    {32768, 2, 512, true, 4, false, false, 1}, // 4 x 1024 spills
+    {32, 2, 512, false, 1, true, true, 1},      // not surveyed
+    {256, 1, 256, false, 1, false, true, 4},    // r7 0.60 / 0.74 (2 x 512: 0.62 / 0.73)
+    {512, 2, 256, false, 1, true, true, 1},     // not surveyed
+    {1024, 1, 128, true, 1, false, false, 8},   // r7 0.78 / 0.85 (4 x 128 groups: 0.30 / 0.50)
+    {2048, 1, 256, true, 1, false, false, 4},   // r7 0.80 / 0.86
+    {4096, 1, 512, true, 1, false, false, 2},   // r7 0.79 / 0.84 (2 x 256 staged: 0.65 / 0.69)
+    {8192, 1, 512, true, 2, false, false, 2},   // r7 0.77 / 0.81
+    {16384, 2, 512, true, 2, true, false, 1},   // r7 0.73 / 0.76 (direct: 0.62 / 0.65)
+    {32768, 1, 512, true, 8, false, false, 2},  // r7 0.59 / 0.63 (2 x 512 in 4: 0.57 / 0.66)
+    {65536, 1, 512, true, 16, false, false, 2}, // r7 0.55 / 0.59 (block_cluster: 0.20 / 0.29)
 };
 
-/// Backward ops over fp32 inputs, packs of 4: softmax_32bit's shapes up to 8192 and at 65536 and
-/// 131072 columns.
+/// The norms' backward over fp32 inputs, packs of 4 (layernorm backward, fused / copy; shapes
+/// that spill do so under their register cap, 24-32 bytes).
 inline constexpr register_shape gradient_32bit[] = {
-    {256, 2, 512, false, 1, false, false, 1},    {512, 4, 256, false, 1, true, false, 1},
-    {1024, 2, 128, true, 1, false, false, 1},    {2048, 2, 256, true, 1, false, false, 1},
-    {4096, 4, 256, true, 1, false, false, 1},    {8192, 4, 512, true, 1, false, false, 1},
-    {16384, 4, 512, true, 2, false, false, 1}, // 8 x 512 spills (layernorm)
-    {32768, 4, 512, true, 4, false, false, 1}, // 8 x 1024 spills
-    {65536, 8, 256, true, 8, false, false, 1}, // layernorm 233 registers
-    {131072, 8, 256, true, 16, false, false, 1},
+    {256, 2, 512, false, 1, false, false, 1},    // not surveyed again
+    {512, 4, 256, false, 1, true, false, 1},     // not surveyed
+    {1024, 1, 256, true, 1, false, false, 4},    // r7 0.85 (2 x 128: 0.73)
+    {2048, 2, 256, true, 1, false, false, 4},    // r7 0.87, spills 24 bytes
+    {4096, 2, 512, true, 1, false, false, 2},    // r7 0.87, spills 24 bytes
+    {8192, 2, 1024, true, 1, true, true, 1},     // r7 0.88, spills 24 bytes
+    {16384, 1, 512, true, 8, false, false, 2},   // r7 0.71 (4 x 512 in 2: 0.68)
+    {32768, 2, 512, true, 8, false, false, 2},   // r7 0.70, spills 32 bytes (4 x 512 in 4: 0.61)
+    {65536, 2, 512, true, 16, true, false, 2},   // r7 0.68
+    {131072, 8, 256, true, 16, false, false, 1}, // not surveyed
 };
 
 // softmax_backward and log_softmax_backward on whole-block and cluster rows: round 5 of
 // bench/experiments/row_shapes.cu (H100, 2026-11-23; y and dy 2^26 elements each, the copy of
 // the counted bytes, y and dy read and dx written; softmax / log-softmax backward): as in round 4,
 // direct loads with one block a tile and a register cap win to 16384 columns, and clusters of
-// 512-thread blocks at two blocks an SM past it. The norms' backward keeps the rows above.
+// 512-thread blocks at two blocks an SM past it.
 
 /// softmax and log-softmax backward over 16-bit inputs, packs of 8.
 inline constexpr register_shape softmax_gradient_16bit[] = {
@@ -263,9 +287,9 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
 };
 
 /// Which tables an op takes: softmax's (log-softmax's too), rmsnorm's, layernorm's, or a backward
-/// op's (they hold two streams): softmax's and log-softmax's, or the norms'. The two gradient
-/// families hold the same widest rows (the engines a backward op can be forced onto depend on the
-/// width alone).
+/// op's (they hold two streams): softmax's and log-softmax's, or the norms'. Which engines an op
+/// can be forced onto depends on its family's tables (the 16-bit norms' backward rows reach 65536
+/// columns, softmax's backward 32768).
 enum class shape_family { softmax, rmsnorm, layernorm, softmax_gradient, norm_gradient };
 
 /// The table for elements of `ElementBytes` at packs of `Pack` for ops of `Family`: the kernel

@@ -64,6 +64,46 @@ __device__ void apply_affine(float (&y)[N], affine_params<G, B> const& affine,
 template <int N>
 __device__ void apply_affine(float (&)[N], no_affine_t const&, rowfuse::detail::no_state) {}
 
+/// gamma's packs alone, for rmsnorm (its bind refuses a beta): held with a row on cluster rows,
+/// beta's packs would cost as many registers again for a pointer known to be null.
+template <int N, class G> struct gamma_packs { rowfuse::detail::raw_pack<G, N> gamma; };
+template <int N, class G, class B>
+__device__ gamma_packs<N, G> read_gamma(affine_params<G, B> const& affine, index_t col0) {
+  return {rowfuse::detail::read_operand<N>(affine.gamma, 0, col0)};
+}
+template <int N> __device__ rowfuse::detail::no_state read_gamma(no_affine_t const&, index_t) {
+  return {};
+}
+
+/// The pack's words through an empty asm the compiler cannot see through, so that what widens
+/// them stays after this point: on cluster rows gamma is read with the row and used after the
+/// exchange, and bf16 gamma (a shift to widen) was otherwise widened at its load, holding 64
+/// floats instead of 32 words across the exchange (spills under a cap of 128 registers).
+template <int N, class G>
+__device__ rowfuse::detail::raw_pack<G, N> opaque(rowfuse::detail::raw_pack<G, N> pack) {
+  if constexpr (sizeof(pack) % 4 == 0) {
+    unsigned words[sizeof(pack) / 4];
+    memcpy(words, &pack, sizeof(pack));
+    ROWFUSE_UNROLL
+    for (int i = 0; i < int(sizeof(pack) / 4); ++i)
+      asm volatile("" : "+r"(words[i]));
+    memcpy(&pack, words, sizeof(pack));
+  }
+  return pack;
+}
+
+/// apply_affine with beta = 0: the same operations, so the same bits, as with beta's packs.
+template <int N, class G, class B>
+__device__ void apply_affine(float (&y)[N], affine_params<G, B> const& affine,
+                             gamma_packs<N, G> const& packs) {
+  auto const gamma = opaque<N>(packs.gamma);
+  ROWFUSE_UNROLL
+  for (int j = 0; j < N; ++j) {
+    float const g = rowfuse::detail::widen<float>(gamma.v[j]);
+    y[j] = affine.zero_centered ? fmaf(y[j], g, y[j]) + 0.0f : fmaf(y[j], g, 0.0f);
+  }
+}
+
 /// The same, reading gamma and beta here (the engines that do not read ahead).
 template <int N, class Affine>
 __device__ void apply_affine(float (&y)[N], Affine const& affine, index_t col0) {
@@ -312,7 +352,7 @@ template <class Affine> struct rmsnorm {
 
   /// gamma's packs at col0, for finish: read with the row's input.
   template <int N> __device__ auto read_columns(index_t col0) const {
-    return norm_detail::read_affine<N>(affine, col0);
+    return norm_detail::read_gamma<N>(affine, col0);
   }
   template <int N, class Columns>
   __device__ void finish(float (&x)[N], stats const& s, index_t, index_t,

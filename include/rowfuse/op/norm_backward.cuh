@@ -14,17 +14,29 @@
 
 namespace rowfuse::op {
 
-/// log2 of the rows a chunk of dgamma / dbeta partials sums, a function of the row count alone
+/// log2 of the rows a chunk of dgamma / dbeta partials sums, a function of the shape alone
 /// (never of the engine or the device), so that every engine sums the same rows into each
 /// partial in the same order: the largest power of two R in [16, 256] that leaves at least
-/// norm_chunk_target chunks, 16 where the rows leave fewer. Enough chunks keep the SMs busy on the
-/// engines whose row processor is one block (about two blocks an SM of an H100's 132); R >= 16
-/// bounds the partials' traffic (written once and read once by the column sum: 8 / R bytes an
-/// element and gradient, against 6 for 16-bit x, dy and dx: 8 % at R = 16 for one gradient).
-inline constexpr index_t norm_chunk_target = 256;
-__host__ __device__ constexpr int norm_chunk_rows_log2(index_t rows) {
+/// norm_chunk_target(cols) chunks, 16 where the rows leave fewer. A chunk is one row processor's
+/// unit (a lane group, a block or a cluster walks its rows in order), so the chunks must outnumber
+/// the processors the GPU holds at once; R >= 16 bounds the partials' traffic (written once and
+/// read once by the column sum: 8 / R bytes an element and gradient, against 6 for 16-bit x, dy
+/// and dx: 8 % at R = 16 for one gradient).
+///
+/// The target keeps the partials of one gradient near 2^20 floats: 2^20 / cols chunks, at least
+/// 128 (wide rows: clusters of 2-8 blocks, 33-132 of them resident on an H100) and at most 16384
+/// (narrow rows: lane groups of 4-32 lanes, thousands resident). Measured on the H100
+/// (round 7 of bench/experiments/row_shapes.cu, bench/NOTES.md): layernorm_backward fp16 at 1024
+/// columns 0.66 / 0.78 / 0.52 of a copy with partials of 2^21 / 2^20 / 2^18 floats, at 4096
+/// 0.74 / 0.79 / 0.66; past 16384 columns more chunks won (0.53 -> 0.60 at 32768).
+__host__ __device__ constexpr index_t norm_chunk_target(index_t cols) {
+  index_t const by_partials = (index_t(1) << 20) / (cols > 0 ? cols : 1);
+  return by_partials < 128 ? 128 : by_partials > 16384 ? 16384 : by_partials;
+}
+__host__ __device__ constexpr int norm_chunk_rows_log2(index_t rows, index_t cols) {
+  index_t const target = norm_chunk_target(cols);
   int log2 = 4;
-  while (log2 < 8 && (rows >> (log2 + 1)) >= norm_chunk_target)
+  while (log2 < 8 && (rows >> (log2 + 1)) >= target)
     ++log2;
   return log2;
 }
@@ -73,7 +85,7 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
   float const* rstd;    // per row
   float* partial_gamma; // [chunks, cols]; null: no dgamma
   float* partial_beta;  // [chunks, cols]; null: no dbeta
-  int chunk_rows_log2;  // norm_chunk_rows_log2(rows) with partials, 0 without (no order needed)
+  int chunk_rows_log2;  // norm_chunk_rows_log2(rows, cols) with partials, 0 without (no order)
   index_t cols;
 
   struct partial {
