@@ -106,8 +106,9 @@ plan run_norm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
 /// rf::no_affine), `saved` the forward's mean and rstd (both needed), `grads` where dgamma and
 /// dbeta go (fp32 [cols]; nullptr skips one). dgamma and dbeta are the same bits on every run and
 /// every engine (op/norm_backward.cuh says how); they need a workspace of ceil(rows / R) x cols
-/// floats each (R = 16 .. 256 rows, op::norm_chunk_rows_log2(rows, cols)), allocated and freed in
-/// stream order. Returns the plan of the row kernel.
+/// floats each (R = 16 .. 256 rows, op::norm_chunk_rows_log2(rows, cols)) and, past 512 chunks, a
+/// scratch row of cols floats per slice of chunks (dispatch/column_sum.cuh), allocated and freed
+/// in stream order. Returns the plan of the row kernel.
 template <cols_range Range = any_cols, class LoadX, class LoadGrad, class StoreGrad, class Affine>
 plan layernorm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
                         Affine const& affine, row_stats saved, affine_grads grads = {},
