@@ -3,7 +3,8 @@
 // ld > cols and every view one element off its alignment; the automatic plan and every engine
 // forced. dx, dgamma and dbeta poisoned before every run and checked against the double
 // reference of backward_support.cuh; dgamma and dbeta must be the same bits on every engine and
-// pack path and on a second run of the automatic plan.
+// pack path and on a second run of the automatic plan; the workspace pool keeps its memory.
+#include <cstdint>
 #include <cstring>
 #include <span>
 
@@ -208,4 +209,29 @@ TEST_CASE("rmsnorm_backward fp16 x and dy, fp16 dx and gamma, every width and en
 }
 TEST_CASE("rmsnorm_backward fp16 x, fp32 dy and dx, bf16 gamma, every width and engine") {
   check_all<false, __half, float, float, __nv_bfloat16>(204);
+}
+TEST_CASE("the workspace comes from one pool per device, which keeps its memory between calls") {
+  int device = 0;
+  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+  cudaMemPool_t const pool = rf::detail::workspace_pool(device);
+  REQUIRE(pool != nullptr);
+  CHECK(rf::detail::workspace_pool(device) == pool);
+  long const rows = 4096, cols = 1024;
+  std::size_t const elements = std::size_t(rows * cols), width = std::size_t(cols);
+  thrust::device_vector<float> x(elements, 0.5f), dy(elements, 0.25f), dx(elements);
+  thrust::device_vector<float> gamma(width, 1.0f), rstd(std::size_t(rows), 1.0f), dgamma(width);
+  for (int call = 0; call < 2; ++call) {
+    rf::rmsnorm_backward(rf::load(x.data().get(), rows, cols),
+                         rf::load(dy.data().get(), rows, cols), rf::store(dx.data().get()),
+                         rf::affine(gamma.data().get()), rstd.data().get(),
+                         rf::affine_grads{dgamma.data().get()});
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    // Synchronised, with nothing allocated: the default pool would have handed the memory back.
+    std::uint64_t reserved = 0, used = 0;
+    REQUIRE(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) ==
+            cudaSuccess);
+    REQUIRE(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess);
+    CHECK(used == 0);
+    CHECK(reserved >= std::uint64_t(cols) * sizeof(float) * 128); // at least 128 chunk rows
+  }
 }

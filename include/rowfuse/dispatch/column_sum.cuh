@@ -10,21 +10,29 @@
 #include "../engine/column_sum.cuh"
 #include "../error.hpp"
 #include "plan.hpp"
+#include "workspace_pool.hpp"
 
 namespace rowfuse::detail {
 
 /// Warps a block of the column sum has: fixed, since it is part of the summation order.
 inline constexpr int column_sum_warps = 8;
 
-/// Device memory for one call, allocated and freed in the order of `stream`
-/// (cudaMallocAsync / cudaFreeAsync from the device's default pool): nothing synchronises, the
-/// kernels that use it run before the free, and the caller passes no workspace. 0 bytes: none.
+/// Device memory for one call, allocated and freed in the order of `stream` (from
+/// workspace_pool, which keeps its memory between calls; cudaFreeAsync): nothing synchronises,
+/// the kernels that use it run before the free, and the caller passes no workspace. 0 bytes:
+/// none.
 class stream_buffer {
 public:
   stream_buffer(std::size_t bytes, cudaStream_t stream, char const* where) : stream_(stream) {
     if (bytes == 0)
       return;
-    cudaError_t const status = cudaMallocAsync(&data_, bytes, stream);
+    int device = 0;
+    cudaError_t status = cudaGetDevice(&device);
+    if (status == cudaSuccess) {
+      cudaMemPool_t const pool = workspace_pool(device);
+      status = pool != nullptr ? cudaMallocFromPoolAsync(&data_, bytes, pool, stream)
+                               : cudaMallocAsync(&data_, bytes, stream);
+    }
     if (status != cudaSuccess)
       fail(where, ": could not allocate the ", bytes,
            " bytes of dgamma/dbeta partials: ", cudaGetErrorName(status), ": ",
