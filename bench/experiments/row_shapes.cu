@@ -132,11 +132,8 @@ template <class T, bool Log> struct softmax_backward_maker {
 template <class T, bool Centered> struct norm_backward_maker {
   int target_log2;
   int chunk_log2(index_t rows, index_t cols) const {
-    index_t const target = std::max<index_t>(1, (index_t(1) << target_log2) / cols);
-    int log2 = 4;
-    while (log2 < 8 && (rows >> (log2 + 1)) >= target)
-      ++log2;
-    return log2;
+    return rf::op::chunk_rows_log2_for(rows,
+                                       std::max<index_t>(1, (index_t(1) << target_log2) / cols));
   }
   template <class Load> auto operator()(Load const& input) const {
     auto const gradient =

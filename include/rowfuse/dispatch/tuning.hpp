@@ -212,7 +212,7 @@ inline constexpr register_shape gradient_16bit[] = {
     {32, 2, 512, false, 1, true, true, 1},      // not surveyed
     {256, 1, 256, false, 1, false, true, 4},    // r7 0.60 / 0.74 (2 x 512: 0.62 / 0.73)
     {512, 2, 256, false, 1, true, true, 1},     // not surveyed
-    {1024, 1, 128, true, 1, false, false, 8},   // r7 0.78 / 0.85 (4 x 128 groups: 0.30 / 0.50)
+    {1024, 1, 128, true, 1, false, false, 8},   // r7 0.78 / 0.85 (4 x 128 groups: 0.30 / 0.32)
     {2048, 1, 256, true, 1, false, false, 4},   // r7 0.80 / 0.86
     {4096, 1, 512, true, 1, false, false, 2},   // r7 0.79 / 0.84 (2 x 256 staged: 0.65 / 0.69)
     {8192, 1, 512, true, 2, false, false, 2},   // r7 0.77 / 0.81

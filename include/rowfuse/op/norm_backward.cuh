@@ -33,12 +33,15 @@ __host__ __device__ constexpr index_t norm_chunk_target(index_t cols) {
   index_t const by_partials = (index_t(1) << 20) / (cols > 0 ? cols : 1);
   return by_partials < 128 ? 128 : by_partials > 16384 ? 16384 : by_partials;
 }
-__host__ __device__ constexpr int norm_chunk_rows_log2(index_t rows, index_t cols) {
-  index_t const target = norm_chunk_target(cols);
+/// The largest power of two R in [16, 256] that leaves at least `target` chunks of `rows`.
+__host__ __device__ constexpr int chunk_rows_log2_for(index_t rows, index_t target) {
   int log2 = 4;
   while (log2 < 8 && (rows >> (log2 + 1)) >= target)
     ++log2;
   return log2;
+}
+__host__ __device__ constexpr int norm_chunk_rows_log2(index_t rows, index_t cols) {
+  return chunk_rows_log2_for(rows, norm_chunk_target(cols));
 }
 
 /// N running sums of a chunk, or nothing for a gradient the op never computes.
