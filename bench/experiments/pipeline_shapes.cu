@@ -538,7 +538,7 @@ template <class Chain> rf::plan plan_of(width_case const& w, Chain const&) {
   using Load = decltype(Chain::load);
   return rf::detail::choose_plan(
       Op::name, w.rows, w.cols, pack, rf::engine_kind::automatic, rf::current_device(),
-      rf::detail::register_shapes(int(sizeof(T)), pack, rf::engine::reads_columns<Op, pack>),
+      rf::detail::register_shapes(int(sizeof(T)), pack, rf::detail::shape_family_of<Op>),
       rf::engine::cache_element_bytes<Load>);
 }
 

@@ -319,6 +319,46 @@ TEST_CASE("draw<N> gives the documented decisions as bits, for widths 1-32 at ev
   check_width(std::integral_constant<int, 32>{});
 }
 
+TEST_CASE("apply without draws on packs of zeros gives the drawn decisions' bits") {
+  // A pack of +0 skips the generator (both decisions give +0); -0 does not (kept it stays -0,
+  // dropped it becomes +0), nor a pack with one nonzero element, nor a pack with a mask to write.
+  u64 const seed = 11, offset = 3;
+  index_t const rows = 4, cols = 64;
+  auto const node = rf::dropout(0.5f, seed, offset).bind("test", rows, cols);
+  std::vector<std::uint8_t> mask(std::size_t(rows * cols), poison_byte);
+  auto const masked = rf::dropout(0.5f, seed, offset, mask.data()).bind("test", rows, cols);
+  auto const bits_of = [](float v) {
+    std::uint32_t u;
+    std::memcpy(&u, &v, 4);
+    return u;
+  };
+  int negative_zeros_dropped = 0;
+  for (index_t r = 0; r < rows; ++r)
+    for (index_t col0 = 0; col0 < cols; col0 += 8)
+      for (int pattern = 0; pattern < 3; ++pattern) {
+        CAPTURE(r);
+        CAPTURE(col0);
+        CAPTURE(pattern);
+        float drawn[8], direct[8], with_mask[8];
+        for (int j = 0; j < 8; ++j)
+          drawn[j] = pattern == 0 ? 0.0f : pattern == 1 ? -0.0f : (j == 5 ? 2.5f : 0.0f);
+        std::memcpy(direct, drawn, sizeof drawn);
+        std::memcpy(with_mask, drawn, sizeof drawn);
+        std::uint32_t const keep = node.draw<8>(r, col0, cols);
+        rf::store_context<float> context{cols, 0.0f};
+        node.apply<8>(drawn, r, col0, context, keep);
+        node.apply<8>(direct, r, col0, context);
+        masked.apply<8>(with_mask, r, col0, context);
+        for (int j = 0; j < 8; ++j) {
+          REQUIRE(bits_of(direct[j]) == bits_of(drawn[j]));
+          REQUIRE(bits_of(with_mask[j]) == bits_of(drawn[j]));
+          REQUIRE(mask[std::size_t(r * cols + col0 + j)] == ((keep >> j) & 1u));
+          negative_zeros_dropped += pattern == 1 && ((keep >> j) & 1u) == 0;
+        }
+      }
+  CHECK(negative_zeros_dropped > 0); // the -0 packs did reach decisions that change their bits
+}
+
 TEST_CASE("element indices past 2^35 (block index past 2^32) use the full 64-bit counter") {
   // 8.4e10 elements: nothing is allocated. cols is a multiple of 8, so packs of 8 at col0 % 8 == 0
   // take the aligned path and col0 % 8 == 4 the general one; packs of 4 take the half-block path.

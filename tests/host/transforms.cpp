@@ -253,6 +253,31 @@ TEST_CASE("causal_mask(q_len, offset) masks column c of row r iff c > r % q_len 
             }
         }
   }
+  SUBCASE("packs of 8, the diagonal anywhere in a pack, q_len past what a row count reaches") {
+    // Packs wholly left of the diagonal return early; r % q_len is a multiplication where both
+    // fit 32 bits: q_len 1 (no reciprocal), odd, a power of two, 2^32 - 1 and 2^32 (the
+    // remainder operator).
+    index_t const cols = 40;
+    for (index_t q_len : {index_t(1), index_t(5), index_t(8), index_t(37), (index_t(1) << 32) - 1,
+                          index_t(1) << 32})
+      for (index_t offset : {index_t(-9), index_t(0), index_t(3), index_t(17)}) {
+        index_t const rows = 50;
+        auto const xs = random_floats(std::size_t(rows * cols), unsigned(q_len % 1000 + offset));
+        auto const y = eval_load_packs<8, float>(rf::load(xs.data(), rows, cols) |
+                                                 rf::causal_mask(q_len, offset));
+        for (index_t r = 0; r < rows; ++r)
+          for (index_t c = 0; c < cols; ++c) {
+            std::size_t const i = std::size_t(r * cols + c);
+            REQUIRE(y[i] == (c > r % q_len + offset ? -inf : double(xs[i])));
+          }
+      }
+  }
+  SUBCASE("row indices past 2^32 take the remainder operator") {
+    auto const node = rf::causal_mask(1000, 2).bind("test", 1, 8);
+    for (index_t row : {index_t(0), index_t(999), index_t(1000), (index_t(1) << 32) - 1,
+                        index_t(1) << 32, (index_t(1) << 32) + 12345, index_t(1) << 40})
+      CHECK(node.query_position(row) == row % 1000);
+  }
 }
 
 // ---- tee -----------------------------------------------------------------------------------

@@ -417,7 +417,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
             op.template finish<N>(y[u], gy[u], stats, row, col0);
           else
             op.template finish<N>(y[u], stats, row, col0);
-          store.template store<N>(row, col0, y[u], store_ctx);
+          store.template store<N, masks_packs<Load>>(row, col0, y[u], store_ctx);
         }
       }
       // The cluster's next row goes into the packs just finished. Only this thread reads them,

@@ -382,7 +382,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           if constexpr (draw_store_ahead)
             store.template store<N>(row, col_of(p), y, store_ctx, store_draws[p]);
           else
-            store.template store<N>(row, col_of(p), y, store_ctx);
+            store.template store<N, masks_packs<Load>>(row, col_of(p), y, store_ctx);
         }
       }
     };

@@ -129,7 +129,7 @@ __global__ void __launch_bounds__(Config::block_threads)
             op.template finish<N>(y[u], g[u], stats, row, col0);
           else
             op.template finish<N>(y[u], stats, row, col0);
-          store.template store<N>(row, col0, y[u], store_ctx);
+          store.template store<N, masks_packs<Load>>(row, col0, y[u], store_ctx);
         }
       }
     }

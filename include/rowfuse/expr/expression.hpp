@@ -114,10 +114,18 @@ template <class T, class... Nodes> struct store_expr {
     return detail::draw_chain<N>(nodes, row, col0, cols);
   }
 
-  /// Runs the chain over y and writes output(row, col0 + j) = round(chain(y[j])).
-  template <int N, class V>
+  /// Runs the chain over y and writes output(row, col0 + j) = round(chain(y[j])). With
+  /// DrawInPlace, nodes with a draw draw inside their apply, seeing y (rf::dropout skips a pack
+  /// of +0): for results that hold such packs, those of a load chain that masks (masks_packs).
+  /// Without, every draw comes first (a check a pack costs 0.02-0.05 of copy where it never
+  /// skips: bench/NOTES.md).
+  template <int N, bool DrawInPlace = false, class V>
   ROWFUSE_HD void store(index_t row, index_t col0, V (&y)[N], store_context<V>& context) const {
-    store(row, col0, y, context, draw<N>(row, col0, context.cols));
+    if constexpr (DrawInPlace)
+      detail::apply_chain_drawing_in_place(nodes, y, row, col0, context);
+    else
+      detail::apply_chain(nodes, y, row, col0, context);
+    write<N>(row, col0, y);
   }
   /// The same with the draws made ahead by draw<N>(row, col0, cols).
   template <int N, class V>
@@ -125,6 +133,20 @@ template <class T, class... Nodes> struct store_expr {
                         draws_type<N> const& draws) const {
     detail::apply_chain(nodes, y, row, col0, context, detail::read_chain<N>(nodes, row, col0),
                         draws);
+    write<N>(row, col0, y);
+  }
+
+  /// Where rf::cast's amax output points, or null.
+  ROWFUSE_HD float* amax_output() const {
+    if constexpr (has_cast)
+      return hana::at_c<sizeof...(Nodes) - 1>(nodes).amax;
+    else
+      return nullptr;
+  }
+
+private:
+  /// output(row, col0 + j) = round(y[j]).
+  template <int N, class V> ROWFUSE_HD void write(index_t row, index_t col0, V (&y)[N]) const {
     T raw[N];
     bool const saturate = saturates();
 #ifdef __CUDA_ARCH__
@@ -139,15 +161,14 @@ template <class T, class... Nodes> struct store_expr {
     }
     detail::store_pack<N>(output.dense_row(row) + col0, raw);
   }
-
-  /// Where rf::cast's amax output points, or null.
-  ROWFUSE_HD float* amax_output() const {
-    if constexpr (has_cast)
-      return hana::at_c<sizeof...(Nodes) - 1>(nodes).amax;
-    else
-      return nullptr;
-  }
 };
+
+/// Whether a load chain can mask whole packs (rf::causal_mask, rf::mask): the op's result then
+/// holds packs of +0 (softmax's masked elements) that a store-side draw can skip.
+template <class Load> inline constexpr bool masks_packs = false;
+template <class T, class... Nodes>
+inline constexpr bool masks_packs<load_expr<T, Nodes...>> =
+    (... || (std::is_same_v<Nodes, causal_mask_node> || is_mask_node<Nodes>));
 
 // ---- building ------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "../detail/numeric.hpp"
+#include "../detail/remainder.hpp"
 #include "../detail/vector_io.hpp"
 #include "../error.hpp"
 #include "node.hpp"
@@ -123,6 +124,9 @@ template <class M> struct mask_node : node_tag {
   template <int N> bool aligned_for_pack() const { return detail::view_allows_pack<N>(mask); }
 };
 
+template <class N> inline constexpr bool is_mask_node = false;
+template <class M> inline constexpr bool is_mask_node<mask_node<M>> = true;
+
 /// Masks (to -inf) column c of row r when c > r % q_len + offset: the causal mask of
 /// attention scores laid out as [batch * heads * q_len, k_len]. offset = k_len - q_len aligns
 /// the diagonal to the bottom right (a query block at the end of a longer key sequence).
@@ -131,18 +135,34 @@ struct causal_mask_node : node_tag {
   static constexpr char const* name = "causal_mask";
   index_t q_len;
   index_t offset;
+  detail::u32_remainder row_in_query{}; // set by bind where q_len < 2^32: r % q_len for r < 2^32
 
+  /// Masks the elements past the first `visible` of the pack, those right of the diagonal. A pack
+  /// wholly left of it (about half of a square score matrix) costs one compare and a branch.
   template <int N, class V, class Context>
   ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context&) const {
-    index_t const last_visible = row % q_len + offset;
+    index_t const visible = query_position(row) + offset - col0 + 1;
+    if (visible >= N)
+      return;
+    int const kept = visible < 0 ? 0 : int(visible);
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
-      if (col0 + j > last_visible)
+      if (j >= kept)
         x[j] = -std::numeric_limits<V>::infinity();
+  }
+  /// row % q_len: by multiplication where both fit 32 bits (bind leaves row_in_query's divisor at
+  /// 1 where q_len does not).
+  ROWFUSE_HD index_t query_position(index_t row) const {
+    if (row_in_query.divisor != 1 && (std::uint64_t(row) >> 32) == 0)
+      return index_t(row_in_query.of(std::uint32_t(row)));
+    return row % q_len;
   }
   causal_mask_node bind(char const* where, index_t, index_t) const {
     detail::require(q_len > 0, where, "causal_mask q_len", q_len, "must be > 0");
-    return *this;
+    causal_mask_node bound = *this;
+    if (q_len > 1 && std::uint64_t(q_len) >> 32 == 0)
+      bound.row_in_query = detail::u32_remainder::by(std::uint32_t(q_len));
+    return bound;
   }
   template <int N> bool aligned_for_pack() const { return true; }
 };
@@ -230,7 +250,7 @@ template <mask_element M> constexpr mask_node<M const> mask(view<M> mask, float 
 }
 
 constexpr causal_mask_node causal_mask(index_t q_len, index_t offset = 0) {
-  return {{}, q_len, offset};
+  return {{}, q_len, offset, {}};
 }
 
 template <element T> constexpr tee_node<T> tee(T* target, index_t ld = -1) {

@@ -17,7 +17,9 @@
 // with apply(x, row, col0, context, State const&) taking the result. An engine calls every
 // read of a row's packs together with the input's loads, and every draw before the row's
 // statistics, so that operand loads are in flight at once and Philox runs while they are
-// (inside apply they would wait behind the previous node's arithmetic).
+// (inside apply they would wait behind the previous node's arithmetic). A node with a draw may
+// also draw inside apply(x, row, col0, context), seeing the values: the store side after the
+// statistics of an op whose load side masks calls that one (rf::dropout skips a pack of +0).
 // User functors need none of this: rf::load(...) | f wraps f in a map_node.
 #pragma once
 
@@ -69,6 +71,11 @@ concept reads_operand = requires(Node const& node, index_t i) {
 template <int N, class Node>
 concept draws_from_index = requires(Node const& node, index_t i) {
   node.template draw<N>(i, i, i);
+};
+
+template <int N, class Node, class V, class Context>
+concept draws_in_place = requires(Node const& node, V (&x)[N], index_t i, Context& context) {
+  node.template apply<N>(x, i, i, context);
 };
 
 template <int N, class Node>
@@ -146,6 +153,27 @@ ROWFUSE_HD void apply_chain(boost::hana::tuple<Nodes...> const& nodes, V (&x)[N]
   auto const reads = read_chain<N>(nodes, row, col0);
   auto const draws = draw_chain<N>(nodes, row, col0, context.cols);
   apply_chain(nodes, x, row, col0, context, reads, draws);
+}
+
+/// The same where the values are known and nothing was drawn ahead (the store side after the
+/// statistics): the reads first, and each node with a draw draws inside its apply where it can.
+template <int N, class V, class Context, class... Nodes>
+ROWFUSE_HD void apply_chain_drawing_in_place(boost::hana::tuple<Nodes...> const& nodes, V (&x)[N],
+                                             index_t row, index_t col0, Context& context) {
+  auto const reads = read_chain<N>(nodes, row, col0);
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    auto const apply_one = [&](auto const& node, auto const& read) {
+      using node_t = std::remove_cvref_t<decltype(node)>;
+      if constexpr (reads_operand<N, node_t>)
+        node.template apply<N>(x, row, col0, context, read);
+      else if constexpr (draws_in_place<N, node_t, V, Context>)
+        node.template apply<N>(x, row, col0, context);
+      else
+        node.template apply<N>(x, row, col0, context, draw_node<N>(node, row, col0, context.cols));
+    };
+    (apply_one(boost::hana::at_c<I>(nodes), boost::hana::at_c<I>(reads)), ...);
+  }
+  (std::index_sequence_for<Nodes...>{});
 }
 
 } // namespace detail
