@@ -397,13 +397,26 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       if constexpr (slots == 1)
         stage_row(next_row(), 0);
     };
+    // A thread's values are all valid (n == P * N) but on a row's last lanes: where a thread
+    // holds 32 values or more, the ops' loops over them then run unguarded, without a compare and
+    // a predicate or select an element (+0.04 for layernorm 16-bit); at 16 the second copy of
+    // the loops costs registers under the narrow rows' caps (layernorm at 128-512 columns spilled
+    // 16 bytes instead of 8: -0.02 to -0.07) and saves nothing measurable (bench/NOTES.md).
+    auto const over_values = [&](auto const& loop) {
+      if constexpr (P * N >= 32)
+        return n == P * N ? loop(P * N) : loop(n);
+      else
+        return loop(n);
+    };
     if constexpr (two_phase_op<Op>) {
       auto const first_total = reduce(
-          op.phase1(v, n), [&](auto a, auto b) { return op.merge1(a, b); }, shared.first);
+          over_values([&](int count) { return op.phase1(v, count); }),
+          [&](auto a, auto b) { return op.merge1(a, b); }, shared.first);
       refill_single_slot();
+      auto const second_local =
+          over_values([&](int count) { return op.phase2(v, count, first_total, cols); });
       auto const second_total = reduce(
-          op.phase2(v, n, first_total, cols), [&](auto a, auto b) { return op.merge2(a, b); },
-          shared.second);
+          second_local, [&](auto a, auto b) { return op.merge2(a, b); }, shared.second);
       auto const stats = op.finalize2(first_total, second_total, cols);
       finish_row(stats, [&](float(&y)[N], index_t col0, columns_t const& columns) {
         if constexpr (reads_columns<Op, N>)
@@ -414,9 +427,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     } else {
       auto const local = [&] {
         if constexpr (two_streams)
-          return op.local(v, g, n);
+          return over_values([&](int count) { return op.local(v, g, count); });
         else
-          return op.local(v, n);
+          return over_values([&](int count) { return op.local(v, count); });
       };
       auto const total = reduce(
           local(), [&](auto a, auto b) { return op.merge(a, b); }, shared.partials);
