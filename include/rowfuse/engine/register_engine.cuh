@@ -397,13 +397,14 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       if constexpr (slots == 1)
         stage_row(next_row(), 0);
     };
-    // A thread's values are all valid (n == P * N) but on a row's last lanes: where a thread
-    // holds 32 values or more, the ops' loops over them then run unguarded, without a compare and
-    // a predicate or select an element (+0.04 for layernorm 16-bit); at 16 the second copy of
-    // the loops costs registers under the narrow rows' caps (layernorm at 128-512 columns spilled
-    // 16 bytes instead of 8: -0.02 to -0.07) and saves nothing measurable (bench/NOTES.md).
+    // A thread's values are all valid (n == P * N) but on a row's last lanes: where a thread of
+    // a one-block row holds 32 values, the ops' loops over them then run unguarded, without a
+    // compare and a predicate or select an element (layernorm 16-bit +0.02-0.06, log-softmax
+    // fp32 at 16384 0.67 -> 0.99). Elsewhere the second copy of the loops lost (bench/NOTES.md):
+    // at 16 values it spilled under the narrow rows' register caps, and at 64 values and on
+    // cluster rows softmax and log-softmax lost 0.04-0.3.
     auto const over_values = [&](auto const& loop) {
-      if constexpr (P * N >= 32)
+      if constexpr (P * N == 32 && C == 1)
         return n == P * N ? loop(P * N) : loop(n);
       else
         return loop(n);
