@@ -109,7 +109,6 @@ struct dropout_node : node_tag {
   template <int N, class V, class Context>
   ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context,
                         std::uint32_t keep) const {
-    // A bit test a decision: one LOP3 to a predicate (`(keep >> j) & 1` took three).
     bool kept[N];
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
