@@ -515,8 +515,9 @@ template <pipeline_kind K, class Run> void ablations(width_case const& w, Run ru
 /// Config launch_for_pack instantiates for it (so the kernel of the library's call is this one);
 /// rows that only narrower widths than this experiment's plan are left out. False when the row
 /// is not among those (the plan chose another engine).
-template <class Op, class Body> bool with_plan_config(int shape, Body&& body) {
-  static constexpr auto const& table = rf::detail::shape_table<T, pack, Op>();
+template <class Op, class Load, class Store, class Body>
+bool with_plan_config(int shape, Body&& body) {
+  static constexpr auto const& table = rf::detail::shape_table<T, pack, Op, Load, Store>();
   bool found = false;
   rf::detail::for_each_index<std::size(table)>([&](auto index) {
     constexpr std::size_t I = decltype(index)::value;
@@ -536,9 +537,11 @@ template <class Op, class Body> bool with_plan_config(int shape, Body&& body) {
 template <class Chain> rf::plan plan_of(width_case const& w, Chain const&) {
   using Op = decltype(Chain::op);
   using Load = decltype(Chain::load);
+  using Store = decltype(Chain::store);
   return rf::detail::choose_plan(
       Op::name, w.rows, w.cols, pack, rf::engine_kind::automatic, rf::current_device(),
-      rf::detail::register_shapes(int(sizeof(T)), pack, rf::detail::shape_family_of<Op>),
+      rf::detail::register_shapes(int(sizeof(T)), pack,
+                                  rf::detail::shape_family_of<Op, Load, Store>),
       rf::engine::cache_element_bytes<Load>);
 }
 
@@ -553,11 +556,12 @@ void at_plan_shape(width_case& w, rf::plan const& p, char const* variant, Chain 
   try {
     auto const load = rf::bind(c.load, Op::name);
     auto const store = rf::bind(c.store, Op::name, w.rows, w.cols);
-    bool const found = with_plan_config<Op>(p.shape, [&](auto config, bool persistent) {
-      using Config = decltype(config);
-      shape = config_name<Config>(persistent);
-      o = run_register<Config>(c.op, load, store, persistent, reference, timed);
-    });
+    bool const found = with_plan_config<Op, decltype(c.load), decltype(c.store)>(
+        p.shape, [&](auto config, bool persistent) {
+          using Config = decltype(config);
+          shape = config_name<Config>(persistent);
+          o = run_register<Config>(c.op, load, store, persistent, reference, timed);
+        });
     if (!found)
       o.error = "the plan (" + rf::explain(p) + ") is not a register shape of this experiment";
   } catch (std::exception const& e) {
@@ -583,14 +587,15 @@ template <pipeline_kind K> void planned_and_ablations(width_case& w) {
     o.grid = p.grid;
     int min_blocks = 0;
     // The kernel the plan names: its registers and occupancy.
-    bool const found = with_plan_config<Op>(p.shape, [&](auto config, bool) {
-      using Config = decltype(config);
-      using Load = decltype(rf::bind(full.load, Op::name));
-      using Store = decltype(rf::bind(full.store, Op::name, w.rows, w.cols));
-      min_blocks = Config::min_blocks_per_sm;
-      prepare(rf::engine::register_kernel<Config, Op, Load, Store>, Config::block_threads,
-              Config::template staging_bytes<T>, o);
-    });
+    bool const found = with_plan_config<Op, decltype(full.load), decltype(full.store)>(
+        p.shape, [&](auto config, bool) {
+          using Config = decltype(config);
+          using Load = decltype(rf::bind(full.load, Op::name));
+          using Store = decltype(rf::bind(full.store, Op::name, w.rows, w.cols));
+          min_blocks = Config::min_blocks_per_sm;
+          prepare(rf::engine::register_kernel<Config, Op, Load, Store>, Config::block_threads,
+                  Config::template staging_bytes<T>, o);
+        });
     shape = shape_name(p.engine == rf::engine_kind::block_rows, p.packs, p.block_threads, p.staged,
                        p.persistent, min_blocks);
     if (!found)

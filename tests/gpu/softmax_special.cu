@@ -146,3 +146,35 @@ TEST_CASE("bad arguments and impossible forced plans raise rowfuse::error") {
           rf::layernorm(rf::load(xp, 2, 16), rf::store(yp), rf::no_affine, 0.0f);
         }).find("eps = 0") != std::string::npos);
 }
+
+TEST_CASE("a softmax chain that masks and drops plans from attention's shapes") {
+  long const rows = 64, cols = 4096;
+  test::mirrored<__half> x(rows * cols), y(rows * cols);
+  rf::launch_options const dry{rf::engine_kind::automatic, 0, true};
+  auto const masked = rf::load(static_cast<__half const*>(x.d()), rows, cols) | rf::scale(0.5f) |
+                      rf::causal_mask(16);
+  auto const dropped = rf::store(y.d()) | rf::dropout(0.1f, 7);
+  auto const& attention = rf::tuning::attention_16bit;
+  auto const& softmax = rf::tuning::softmax_16bit;
+  auto const row_of = [](auto const& table, rf::plan const& p) {
+    REQUIRE(p.shape >= 0);
+    REQUIRE(std::size_t(p.shape) < std::size(table));
+    return table[std::size_t(p.shape)];
+  };
+  rf::plan const p = rf::softmax(masked, dropped, nullptr, dry);
+  INFO(rf::explain(p));
+  CHECK(p.engine == rf::engine_kind::block_rows);
+  CHECK(row_of(attention, p).max_cols == 4096);
+  CHECK(p.packs == row_of(attention, p).packs);
+  CHECK(p.block_threads == row_of(attention, p).block_threads);
+  // Not measured on attention's shapes: log-softmax, and either half of the chain alone.
+  for (rf::plan const& q : {rf::log_softmax(masked, dropped, nullptr, dry),
+                            rf::softmax(masked, rf::store(y.d()), nullptr, dry),
+                            rf::softmax(rf::load(static_cast<__half const*>(x.d()), rows, cols),
+                                        dropped, nullptr, dry)}) {
+    INFO(rf::explain(q));
+    CHECK(q.packs == row_of(softmax, q).packs);
+    CHECK(q.block_threads == row_of(softmax, q).block_threads);
+    CHECK(q.block_threads != p.block_threads);
+  }
+}

@@ -18,6 +18,7 @@
 #include "../engine/streaming_engine.cuh"
 #include "../expr/expression.hpp"
 #include "../op/norm.cuh"
+#include "../op/softmax.cuh"
 #include "../op/softmax_backward.cuh"
 #include "cluster_sizing.hpp"
 #include "kernel_cache.hpp"
@@ -64,13 +65,23 @@ template <bool Log, class Gradient>
 inline constexpr tuning::shape_family gradient_family<op::softmax_backward<Log, Gradient>> =
     tuning::shape_family::softmax_gradient;
 
-template <class Op>
-inline constexpr tuning::shape_family shape_family_of =
-    engine::gradient_op<Op> ? gradient_family<Op> : forward_family<Op>;
+/// Softmax (not log-softmax: not measured) takes attention's shapes under a load chain that
+/// masks and a store chain that drops.
+template <class Op, class Load, class Store>
+inline constexpr tuning::shape_family chain_family = forward_family<Op>;
+template <bool Accurate, class Load, class Store>
+inline constexpr tuning::shape_family chain_family<op::softmax<false, Accurate>, Load, Store> =
+    masks_packs<Load>&& drops_values<Store> ? tuning::shape_family::attention
+                                            : tuning::shape_family::softmax;
 
-/// The register-shape table for inputs of T at packs of N, for `Op` (tuning::shapes_for).
-template <class T, int N, class Op> constexpr auto const& shape_table() {
-  return tuning::shapes_for<int(sizeof(T)), N, shape_family_of<Op>>();
+template <class Op, class Load, class Store>
+inline constexpr tuning::shape_family shape_family_of =
+    engine::gradient_op<Op> ? gradient_family<Op> : chain_family<Op, Load, Store>;
+
+/// The register-shape table for inputs of T at packs of N, for `Op` under `Load` and `Store`
+/// (tuning::shapes_for).
+template <class T, int N, class Op, class Load, class Store> constexpr auto const& shape_table() {
+  return tuning::shapes_for<int(sizeof(T)), N, shape_family_of<Op, Load, Store>>();
 }
 
 /// Whether table row I can plan a width inside Range: automatic plans take it for widths up to
@@ -191,7 +202,7 @@ template <int N, cols_range Range, class Op, class Load, class Store>
 bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store,
                      cudaStream_t stream, bool dry_run) {
   using T = typename Load::element_type;
-  static constexpr auto const& table = shape_table<T, N, Op>();
+  static constexpr auto const& table = shape_table<T, N, Op, Load, Store>();
   bool launched = false;
   for_each_index<std::size(table)>([&](auto index) {
     constexpr std::size_t I = decltype(index)::value;
@@ -255,7 +266,7 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
 
   int const pack = wide_ok ? wide : 1;
   plan p = choose_plan(Op::name, rows, cols, pack, options.engine, dev,
-                       register_shapes(int(sizeof(T)), pack, shape_family_of<Op>),
+                       register_shapes(int(sizeof(T)), pack, shape_family_of<Op, Load, Store>),
                        engine::cluster_cache_bytes<Op, Load>,
                        int(sizeof(float)) * engine::cached_streams<Op>);
   if (p.engine == engine_kind::automatic)

@@ -70,6 +70,31 @@ inline constexpr register_shape softmax_16bit[] = {
     {131072, 8, 128, true, 16, false, false, 1}, // r6 0.973
 };
 
+/// Softmax over 16-bit inputs whose load chain masks and whose store chain drops (attention
+/// probabilities: scale -> causal mask -> softmax -> dropout), packs of 8. Measured with
+/// bench/experiments/pipeline_shapes.cu (H100, 2026-11-24, the survey half of part 1 on the
+/// eighth session's final code; attention fp16, 2^27 elements, ratio to copy; the same chain
+/// on softmax's rows in brackets). The chain does twice softmax's work an element and waits on
+/// its loads (ncu: 38 % of stalls at the first use of the input), so it wants more bytes in
+/// flight a thread than softmax: staged packs, and at 16384-32768 a persistent grid of wide
+/// blocks. A table of the same engine capacities as softmax_16bit's (warp rows to 1024 columns,
+/// block rows to 16384, cluster rows to 131072) plus block rows to 32768, so that an engine
+/// forced on softmax's table also runs here.
+inline constexpr register_shape attention_16bit[] = {
+    {512, 2, 256, false, 1, true, false, 1},  // 0.75-0.78 at 128-512 ([0.72-0.74])
+    {1024, 4, 128, false, 1, true, false, 6}, // softmax's ([0.79]; 4 x 512 staged: 0.78)
+    {2048, 2, 128, true, 1, true, false, 1},  // 0.890 ([0.80])
+    {4096, 4, 128, true, 1, true, false, 1},  // 0.913 ([0.77])
+    {8192, 4, 256, true, 1, true, false, 1},  // softmax's, 0.868 (the best surveyed)
+    {16384, 4, 512, true, 1, true, true, 1},  // 0.912 ([0.88])
+    {32768, 4, 1024, true, 1, true, true, 1}, // 0.881 ([0.60] on the cluster row), 8 B spilled
+    // softmax's cluster rows, not surveyed; the first only for forced plans (the block row
+    // above takes 32768 columns).
+    {32768, 4, 256, true, 4, false, false, 1},
+    {65536, 8, 128, true, 8, false, false, 1},
+    {131072, 8, 128, true, 16, false, false, 1},
+};
+
 /// RMSNorm over 16-bit inputs.
 inline constexpr register_shape rmsnorm_16bit[] = {
     {512, 2, 256, false, 1, false, true, 1},    // r4 0.937-0.952
@@ -286,11 +311,20 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
     {32768, 16, 512, true, 4, false, false, 1}, // 32 x 1024 spills
 };
 
-/// Which tables an op takes: softmax's (log-softmax's too), rmsnorm's, layernorm's, or a backward
-/// op's (they hold two streams): softmax's and log-softmax's, or the norms'. Which engines an op
+/// Which tables an op takes: softmax's (log-softmax's too), attention's (softmax under a load chain
+/// that masks and a store chain that drops; over fp32 or single elements it takes softmax's),
+/// rmsnorm's, layernorm's, or a backward op's (they hold two streams): softmax's and
+/// log-softmax's, or the norms'. Which engines an op
 /// can be forced onto depends on its family's tables (the 16-bit norms' backward rows reach 65536
 /// columns, softmax's backward 32768).
-enum class shape_family { softmax, rmsnorm, layernorm, softmax_gradient, norm_gradient };
+enum class shape_family {
+  softmax,
+  rmsnorm,
+  layernorm,
+  softmax_gradient,
+  norm_gradient,
+  attention, ///< softmax with a load chain that masks and a store chain that drops
+};
 
 /// The table for elements of `ElementBytes` at packs of `Pack` for ops of `Family`: the kernel
 /// table and the plan both take it from here.
@@ -312,16 +346,20 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
   } else if constexpr (Pack == 1 && ElementBytes == 4) {
     return scalar_32bit;
   } else if constexpr (Pack == 1) {
-    return Family == shape_family::softmax ? scalar_light_16bit : scalar_heavy_16bit;
+    return Family == shape_family::softmax || Family == shape_family::attention
+               ? scalar_light_16bit
+               : scalar_heavy_16bit;
   } else if constexpr (ElementBytes == 4) {
-    if constexpr (Family == shape_family::softmax)
+    if constexpr (Family == shape_family::softmax || Family == shape_family::attention)
       return softmax_32bit;
     else if constexpr (Family == shape_family::rmsnorm)
       return rmsnorm_32bit;
     else
       return layernorm_32bit;
   } else {
-    if constexpr (Family == shape_family::softmax)
+    if constexpr (Family == shape_family::attention)
+      return attention_16bit;
+    else if constexpr (Family == shape_family::softmax)
       return softmax_16bit;
     else if constexpr (Family == shape_family::rmsnorm)
       return rmsnorm_16bit;

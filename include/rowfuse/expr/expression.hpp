@@ -170,6 +170,13 @@ template <class T, class... Nodes>
 inline constexpr bool masks_packs<load_expr<T, Nodes...>> =
     (... || (std::is_same_v<Nodes, causal_mask_node> || is_mask_node<Nodes>));
 
+/// Whether a store chain drops values (rf::dropout): with a load chain that masks, the chain
+/// of attention probabilities, which plans from shapes of its own (dispatch/tuning.hpp).
+template <class Store> inline constexpr bool drops_values = false;
+template <class T, class... Nodes>
+inline constexpr bool drops_values<store_expr<T, Nodes...>> = (... ||
+                                                               std::is_same_v<Nodes, dropout_node>);
+
 // ---- building ------------------------------------------------------------------------------
 
 /// The op's input: rows x cols elements of T, row r starting at data + r * ld (ld defaults to

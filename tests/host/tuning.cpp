@@ -1,0 +1,104 @@
+// The register-shape tables (dispatch/tuning.hpp) keep the properties the planner relies on:
+// rows of one engine in order of width, and attention's table able to run every engine forced
+// on softmax's (the tests and users force engines by softmax's capacities).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <span>
+#include <vector>
+
+#include <rowfuse/dispatch/plan.hpp>
+#include <rowfuse/dispatch/tuning.hpp>
+
+namespace rf = rowfuse;
+using rf::tuning::shape_family;
+
+namespace {
+
+enum class register_engine { warp_rows, block_rows, cluster_rows };
+
+register_engine engine_of(rf::tuning::register_shape const& s) {
+  return !s.whole_block          ? register_engine::warp_rows
+         : s.cluster_blocks == 1 ? register_engine::block_rows
+                                 : register_engine::cluster_rows;
+}
+
+/// The widest row a forced engine can run from `shapes` at `pack` (0: none of that engine).
+rf::index_t widest(std::span<rf::tuning::register_shape const> shapes, register_engine engine,
+                   int pack) {
+  rf::index_t most = 0;
+  for (auto const& s : shapes)
+    if (engine_of(s) == engine)
+      most = std::max(most, rf::tuning::capacity(s, pack));
+  return most;
+}
+
+struct table_key {
+  int element_bytes, pack;
+};
+constexpr table_key keys[] = {{2, 8}, {2, 1}, {4, 4}, {4, 1}};
+constexpr shape_family families[] = {shape_family::softmax,       shape_family::rmsnorm,
+                                     shape_family::layernorm,     shape_family::softmax_gradient,
+                                     shape_family::norm_gradient, shape_family::attention};
+constexpr register_engine engines[] = {register_engine::warp_rows, register_engine::block_rows,
+                                       register_engine::cluster_rows};
+
+} // namespace
+
+TEST_CASE("every table lists one engine's rows in order of width, each able to hold its width") {
+  for (auto family : families)
+    for (auto key : keys) {
+      auto const shapes = rf::detail::register_shapes(key.element_bytes, key.pack, family);
+      CAPTURE(int(family));
+      CAPTURE(key.element_bytes);
+      CAPTURE(key.pack);
+      REQUIRE(!shapes.empty());
+      for (auto engine : engines) {
+        rf::index_t previous = 0;
+        for (auto const& s : shapes) {
+          if (engine_of(s) != engine)
+            continue;
+          CAPTURE(s.max_cols);
+          CHECK(s.max_cols >= previous);
+          CHECK(rf::tuning::capacity(s, key.pack) >= s.max_cols);
+          previous = s.max_cols;
+        }
+      }
+    }
+}
+
+TEST_CASE("attention's shapes: its own for 16-bit packs, softmax's elsewhere, every forced "
+          "engine of softmax's") {
+  auto const attention_wide = rf::detail::register_shapes(2, 8, shape_family::attention);
+  auto const softmax_wide = rf::detail::register_shapes(2, 8, shape_family::softmax);
+  CHECK(attention_wide.data() != softmax_wide.data());
+  for (auto key : keys) {
+    CAPTURE(key.element_bytes);
+    CAPTURE(key.pack);
+    auto const attention =
+        rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::attention);
+    auto const softmax =
+        rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::softmax);
+    if (key.element_bytes == 4 || key.pack == 1)
+      CHECK(attention.data() == softmax.data());
+    for (auto engine : engines) {
+      CAPTURE(int(engine));
+      CHECK(widest(attention, engine, key.pack) >= widest(softmax, engine, key.pack));
+    }
+  }
+  // The automatic plan keeps a 32768-column attention row in one block (0.88 of copy, against
+  // 0.60 on softmax's cluster row).
+  rf::device_info h100;
+  h100.multiprocessors = 132;
+  h100.max_threads_per_multiprocessor = 2048;
+  h100.shared_memory_per_block_optin = 227 * 1024;
+  h100.shared_memory_per_multiprocessor = 228 * 1024;
+  h100.compute_capability = 90;
+  rf::plan const p = rf::detail::choose_plan("attention", 64, 32768, 8, rf::engine_kind::automatic,
+                                             h100, attention_wide);
+  CHECK(p.engine == rf::engine_kind::block_rows);
+  CHECK(p.block_threads == 1024);
+  rf::plan const q = rf::detail::choose_plan("softmax", 64, 32768, 8, rf::engine_kind::automatic,
+                                             h100, softmax_wide);
+  CHECK(q.engine == rf::engine_kind::cluster_rows);
+}
