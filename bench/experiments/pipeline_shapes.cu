@@ -23,6 +23,9 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DPIPELINE_SHAPES_PART=0 bench/experiments/pipeline_shapes.cu src/*.cpp -o /tmp/ps0
 //   /tmp/ps0 > ps0.csv
+// With -DPIPELINE_SHAPES_WIDE=1 a part covers 32768 to 262144 columns instead: half 0 the planned
+// call and the ablations there, half 1 a survey of cluster rows (a row over the registers of
+// 2-16 blocks) and of whole-block rows that hold 32768 columns.
 // Every part, built in parallel and run one after another into one CSV:
 //   bench/experiments/pipeline_shapes.sh JOBS OUT.csv [PARTS]     (PARTS: "0 1 ... 7", fp16)
 // PIPELINE_SHAPES_PART = 2 * pipeline + half, + 8 for bf16: pipeline 0 attention, 1 residual,
@@ -38,6 +41,7 @@
 #include <exception>
 #include <iterator>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -52,6 +56,9 @@
 
 #ifndef PIPELINE_SHAPES_PART
 #define PIPELINE_SHAPES_PART 0
+#endif
+#ifndef PIPELINE_SHAPES_WIDE
+#define PIPELINE_SHAPES_WIDE 0
 #endif
 
 namespace rf = rowfuse;
@@ -74,7 +81,8 @@ constexpr int pack = rf::detail::widest_pack<T>; // elements a 16-byte access mo
 constexpr double element_bytes = sizeof(T);      // of the input, in counted bytes
 
 constexpr index_t elements = index_t(1) << 26; // rows * cols of every case
-constexpr index_t narrowest = 128, widest = 32768;
+constexpr bool wide_rows = PIPELINE_SHAPES_WIDE != 0;
+constexpr index_t narrowest = wide_rows ? 32768 : 128, widest = wide_rows ? 262144 : 32768;
 
 // ---- device memory, timing, data --------------------------------------------------------------
 
@@ -272,35 +280,40 @@ bool prepare(Kernel kernel, int block_threads, int dynamic_smem, outcome& o) {
 }
 
 /// "group P2 B256 staged persist min1": rows in a group of lanes or the whole block, packs a
-/// thread, threads a block, cp.async staging, grid, __launch_bounds__' min blocks an SM.
+/// thread, threads a block, cp.async staging, grid, __launch_bounds__' min blocks an SM; for a
+/// row over a cluster, " C8" after the threads.
 std::string shape_name(bool whole_block, int packs, int threads, bool staged, bool persistent,
-                       int min_blocks) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%s P%d B%d %s %s min%d", whole_block ? "block" : "group", packs,
-                threads, staged ? "staged" : "direct", persistent ? "persist" : "tiles",
-                min_blocks);
+                       int min_blocks, int cluster = 1) {
+  char blocks[16] = "";
+  if (cluster > 1)
+    std::snprintf(blocks, sizeof blocks, " C%d", cluster);
+  char text[80];
+  std::snprintf(text, sizeof text, "%s P%d B%d%s %s %s min%d", whole_block ? "block" : "group",
+                packs, threads, blocks, staged ? "staged" : "direct",
+                persistent ? "persist" : "tiles", min_blocks);
   return text;
 }
 
 template <class Config> std::string config_name(bool persistent) {
   return shape_name(Config::whole_block, Config::packs, Config::block_threads,
-                    Config::template staged<T>, persistent, Config::min_blocks_per_sm);
+                    Config::template staged<T>, persistent, Config::min_blocks_per_sm,
+                    Config::cluster_blocks);
 }
 
 /// Launches register_kernel<Config> over the bound expressions with launch.cuh's grid: one
 /// block a tile of rows (one row for whole-block rows, block_threads / group for group rows,
 /// the group the plan's: the fewest lanes, a power of two up to 32, that hold the row), or with
-/// `persistent` at most the resident blocks, which loop over the tiles. Timed when `timed`;
-/// otherwise run once (the survey's reference).
+/// `persistent` at most the resident blocks (clusters), which loop over the tiles; checked
+/// against `reference` and timed.
 template <class Config, class Op, class Load, class Store>
 outcome run_register(Op const& op, Load const& load, Store const& store, bool persistent,
-                     void const* reference, bool timed = true) {
-  static_assert(Config::pack == pack && Config::cluster_blocks == 1);
-  constexpr int packs = Config::packs, threads = Config::block_threads;
-  using Out = typename Store::element_type;
+                     void const* reference) {
+  static_assert(Config::pack == pack);
+  constexpr int packs = Config::packs, threads = Config::block_threads,
+                cluster = Config::cluster_blocks;
   outcome o;
   index_t const rows = load.input.rows, cols = load.input.cols;
-  index_t const capacity = index_t(Config::whole_block ? threads : 32) * packs * pack;
+  index_t const capacity = index_t(Config::whole_block ? threads * cluster : 32) * packs * pack;
   if (capacity < cols) {
     o.error = "the shape holds " + std::to_string(capacity) + " columns";
     return o;
@@ -322,27 +335,38 @@ outcome run_register(Op const& op, Load const& load, Store const& store, bool pe
   if (!prepare(kernel, threads, smem, o))
     return o;
   index_t const tiles = (rows + rows_per_block - 1) / rows_per_block;
-  index_t const resident = index_t(o.blocks_per_sm) * mem.sms;
-  o.grid = std::min(persistent ? std::min(tiles, resident) : tiles, (index_t(1) << 31) - 1);
 
   cudaLaunchConfig_t launch{};
-  launch.gridDim = dim3(unsigned(o.grid));
   launch.blockDim = dim3(unsigned(threads));
   launch.dynamicSmemBytes = std::size_t(smem);
+  cudaLaunchAttribute cluster_shape{};
+  index_t resident = index_t(o.blocks_per_sm) * mem.sms; // blocks, or clusters below
+  if constexpr (cluster > 1) {
+    cluster_shape.id = cudaLaunchAttributeClusterDimension;
+    cluster_shape.val.clusterDim.x = unsigned(cluster);
+    cluster_shape.val.clusterDim.y = cluster_shape.val.clusterDim.z = 1;
+    launch.attrs = &cluster_shape;
+    launch.numAttrs = 1;
+    launch.gridDim = dim3(unsigned(cluster));
+    if (cluster > 8)
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    int clusters = 0;
+    if (cudaError_t const e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &launch);
+        e != cudaSuccess || clusters == 0) {
+      o.error = e != cudaSuccess ? cuda_error("cudaOccupancyMaxActiveClusters", e)
+                                 : std::string("no cluster can be resident");
+      return o;
+    }
+    resident = clusters;
+  }
+  index_t const units =
+      std::min(persistent ? std::min(tiles, resident) : tiles, (index_t(1) << 31) / cluster - 1);
+  o.grid = units * cluster;
+  launch.gridDim = dim3(unsigned(o.grid));
   auto const run = [&] {
     return cudaLaunchKernelEx(&launch, kernel, op, load, store, rows, cols, group_log2);
   };
-  Out* const out = store.output.data;
-  if (timed) {
-    measure(run, out, rows * cols, reference, o);
-  } else {
-    cudaMemset(out, 0xff, std::size_t(rows * cols) * sizeof(Out));
-    cudaError_t status = run();
-    if (status == cudaSuccess)
-      status = cudaDeviceSynchronize();
-    if (status != cudaSuccess)
-      o.error = cuda_error("launch", status);
-  }
+  measure(run, store.output.data, rows * cols, reference, o);
   return o;
 }
 
@@ -521,7 +545,7 @@ bool with_plan_config(int shape, Body&& body) {
   bool found = false;
   rf::detail::for_each_index<std::size(table)>([&](auto index) {
     constexpr std::size_t I = decltype(index)::value;
-    if constexpr (table[I].max_cols >= narrowest && table[I].cluster_blocks == 1) {
+    if constexpr (std::max(table[I].max_cols, rf::tuning::capacity(table[I], pack)) >= narrowest) {
       if (shape == int(I)) {
         found = true;
         body(typename rf::detail::register_kernel_config<table, I, pack>::type{},
@@ -532,45 +556,31 @@ bool with_plan_config(int shape, Body&& body) {
   return found;
 }
 
-/// The automatic plan for a chain, as run_op makes it (16-byte packs: every view is aligned and
-/// every width a multiple of the pack).
-template <class Chain> rf::plan plan_of(width_case const& w, Chain const&) {
-  using Op = decltype(Chain::op);
-  using Load = decltype(Chain::load);
-  using Store = decltype(Chain::store);
-  return rf::detail::choose_plan(
-      Op::name, w.rows, w.cols, pack, rf::engine_kind::automatic, rf::current_device(),
-      rf::detail::register_shapes(int(sizeof(T)), pack,
-                                  rf::detail::shape_family_of<Op, Load, Store>),
-      rf::engine::cache_element_bytes<Load>);
-}
-
-/// Runs a chain at the plan's shape (its table row's Config and grid) and prints its line;
-/// `reference` as for measure.
-template <class Chain>
+/// Runs a chain at the plan's shape (the row `p.shape` of the table of the planned chain `Planned`,
+/// which an ablation's own chain may not share: attention's ablations plan from softmax's) and
+/// prints its line; `reference` as for measure.
+template <class Planned, class Chain>
 void at_plan_shape(width_case& w, rf::plan const& p, char const* variant, Chain const& c,
-                   void const* reference, bool timed = true) {
+                   void const* reference) {
   using Op = decltype(Chain::op);
   outcome o;
   std::string shape = "-";
   try {
     auto const load = rf::bind(c.load, Op::name);
     auto const store = rf::bind(c.store, Op::name, w.rows, w.cols);
-    bool const found = with_plan_config<Op, decltype(c.load), decltype(c.store)>(
-        p.shape, [&](auto config, bool persistent) {
-          using Config = decltype(config);
-          shape = config_name<Config>(persistent);
-          o = run_register<Config>(c.op, load, store, persistent, reference, timed);
-        });
+    bool const found =
+        with_plan_config<decltype(Planned::op), decltype(Planned::load), decltype(Planned::store)>(
+            p.shape, [&](auto config, bool persistent) {
+              using Config = decltype(config);
+              shape = config_name<Config>(persistent);
+              o = run_register<Config>(c.op, load, store, persistent, reference);
+            });
     if (!found)
       o.error = "the plan (" + rf::explain(p) + ") is not a register shape of this experiment";
   } catch (std::exception const& e) {
     o.error = e.what();
   }
-  if (timed)
-    print_line(w, variant, shape, c.bytes_per_element, o);
-  else if (!o.error.empty())
-    print_line(w, variant, shape, c.bytes_per_element, o);
+  print_line(w, variant, shape, c.bytes_per_element, o);
 }
 
 /// Half 0 at one width: the library call (whose output is the reference of planned_shape), the
@@ -596,9 +606,11 @@ template <pipeline_kind K> void planned_and_ablations(width_case& w) {
           prepare(rf::engine::register_kernel<Config, Op, Load, Store>, Config::block_threads,
                   Config::template staging_bytes<T>, o);
         });
-    shape = shape_name(p.engine == rf::engine_kind::block_rows, p.packs, p.block_threads, p.staged,
-                       p.persistent, min_blocks);
-    if (!found)
+    // Past the register rows (wide_rows) the plan's engine names the shape; it is timed too.
+    shape = found ? shape_name(p.engine != rf::engine_kind::warp_rows, p.packs, p.block_threads,
+                               p.staged, p.persistent, min_blocks, p.cluster_blocks)
+                  : std::string(rf::to_string(p.engine));
+    if (!found && !wide_rows)
       o.error = "the plan (" + rf::explain(p) + ") is not a register shape of this experiment";
     else if (o.error.empty())
       measure(
@@ -615,44 +627,48 @@ template <pipeline_kind K> void planned_and_ablations(width_case& w) {
   if (have_reference)
     cudaMemcpy(mem.reference, mem.y, std::size_t(w.rows * w.cols) * sizeof(Out),
                cudaMemcpyDeviceToDevice);
-  at_plan_shape(w, p, "planned_shape", full, have_reference ? mem.reference : nullptr);
-  ablations<K>(
-      w, [&](char const* variant, auto const& c) { at_plan_shape(w, p, variant, c, nullptr); });
+  using Planned = std::remove_const_t<decltype(full)>;
+  at_plan_shape<Planned>(w, p, "planned_shape", full, have_reference ? mem.reference : nullptr);
+  ablations<K>(w, [&](char const* variant, auto const& c) {
+    at_plan_shape<Planned>(w, p, variant, c, nullptr);
+  });
 }
 
 // ---- the survey -------------------------------------------------------------------------------
 
 /// A candidate shape: packs a thread, threads a block, whole-block rows (or a group of lanes),
-/// staged, __launch_bounds__' min blocks an SM.
-template <int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks = 1> struct shape {
+/// staged, __launch_bounds__' min blocks an SM, blocks a row (a cluster).
+template <int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks = 1, int Cluster = 1>
+struct shape {
   static_assert(Threads * MinBlocks <= 2048, "an SM holds 2048 threads");
 };
 
-/// Half 1 at one width: the reference from the plan's shape (untimed), then every shape with
+/// Half 1 at one width: the reference from the library call (untimed), then every shape with
 /// one block a tile and with a persistent grid.
 template <pipeline_kind K, class... Shapes> void survey(index_t cols, Shapes...) {
   width_case w{elements / cols, cols, {}};
   auto const full = full_chain<K>(w);
   using Op = decltype(full.op);
-  rf::plan p;
+  // The reference: the library call's output (its plan may be past the register rows).
   try {
-    p = plan_of(w, full);
+    library_call<K>(full, {});
+    if (cudaError_t const e = cudaDeviceSynchronize(); e != cudaSuccess)
+      throw std::runtime_error(cuda_error("the library call", e));
   } catch (std::exception const& e) {
     outcome o;
     o.error = e.what();
-    print_line(w, "survey", "-", full.bytes_per_element, o);
+    print_line(w, "survey_reference", "-", full.bytes_per_element, o);
     return;
   }
-  at_plan_shape(w, p, "survey_reference", full, nullptr, false);
   using Out = typename decltype(full.store)::element_type;
   cudaMemcpy(mem.reference, mem.y, std::size_t(w.rows * w.cols) * sizeof(Out),
              cudaMemcpyDeviceToDevice);
   auto const load = rf::bind(full.load, Op::name);
   auto const store = rf::bind(full.store, Op::name, w.rows, w.cols);
-  auto const one = [&]<int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks>(
-                       shape<Packs, Threads, WholeBlock, Staged, MinBlocks>) {
+  auto const one = [&]<int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks,
+                       int Cluster>(shape<Packs, Threads, WholeBlock, Staged, MinBlocks, Cluster>) {
     using Config =
-        rf::detail::register_config<pack, Packs, Threads, WholeBlock, Staged, 1, MinBlocks>;
+        rf::detail::register_config<pack, Packs, Threads, WholeBlock, Staged, Cluster, MinBlocks>;
     for (bool persistent : {false, true})
       print_line(w, "survey", config_name<Config>(persistent), full.bytes_per_element,
                  run_register<Config>(full.op, load, store, persistent, mem.reference));
@@ -700,10 +716,37 @@ template <pipeline_kind K> void survey_all() {
             shape<8, 512, b, st, 3>{});
 }
 
+/// Rows of 32768 to 262144 columns (wide_rows, packs of 8): rows over a cluster's registers, B x
+/// C x P x 8 = cols, direct and staged, with and without a register cap (min blocks) that buys
+/// blocks an SM; at 32768 whole-block rows too. The planned cluster rows (softmax_16bit's) are
+/// among them.
+template <pipeline_kind K> void survey_wide() {
+  constexpr bool d = false, st = true, b = true;
+  survey<K>(32768, shape<4, 1024, b, st>{}, shape<8, 512, b, st>{}, shape<4, 256, b, d, 1, 4>{},
+            shape<4, 256, b, st, 1, 4>{}, shape<8, 128, b, d, 1, 4>{}, shape<8, 128, b, st, 1, 4>{},
+            shape<4, 512, b, d, 1, 2>{}, shape<4, 512, b, st, 1, 2>{}, shape<2, 512, b, d, 1, 4>{},
+            shape<4, 128, b, d, 1, 8>{}, shape<4, 256, b, d, 2, 4>{}, shape<8, 128, b, d, 4, 4>{});
+  survey<K>(65536, shape<8, 128, b, d, 1, 8>{}, shape<8, 128, b, st, 1, 8>{},
+            shape<4, 256, b, d, 1, 8>{}, shape<4, 256, b, st, 1, 8>{}, shape<4, 512, b, d, 1, 4>{},
+            shape<8, 256, b, d, 1, 4>{}, shape<8, 256, b, st, 1, 4>{}, shape<2, 512, b, d, 1, 8>{},
+            shape<4, 128, b, d, 1, 16>{}, shape<8, 256, b, d, 2, 4>{}, shape<4, 256, b, d, 2, 8>{},
+            shape<8, 128, b, d, 4, 8>{});
+  survey<K>(131072, shape<8, 128, b, d, 1, 16>{}, shape<8, 128, b, st, 1, 16>{},
+            shape<8, 256, b, d, 1, 8>{}, shape<8, 256, b, st, 1, 8>{}, shape<4, 256, b, d, 1, 16>{},
+            shape<4, 256, b, st, 1, 16>{}, shape<4, 512, b, d, 1, 8>{}, shape<8, 512, b, d, 1, 4>{},
+            shape<8, 256, b, d, 2, 8>{}, shape<4, 512, b, d, 2, 8>{}, shape<8, 128, b, d, 4, 16>{});
+  survey<K>(262144, shape<8, 256, b, d, 1, 16>{}, shape<8, 256, b, st, 1, 16>{},
+            shape<4, 512, b, d, 1, 16>{}, shape<4, 512, b, st, 1, 16>{},
+            shape<8, 512, b, d, 1, 8>{}, shape<8, 512, b, st, 1, 8>{}, shape<8, 256, b, d, 2, 16>{},
+            shape<4, 512, b, d, 2, 16>{}, shape<16, 256, b, d, 1, 8>{});
+}
+
 /// This part's half. Templates all the way down, so that the other half's kernels are not
 /// instantiated.
 template <bool Survey> void run_half() {
-  if constexpr (Survey) {
+  if constexpr (Survey && wide_rows) {
+    survey_wide<pipeline>();
+  } else if constexpr (Survey) {
     survey_all<pipeline>();
   } else {
     for (index_t cols = narrowest; cols <= widest; cols *= 2) {
