@@ -125,7 +125,7 @@ template <class StoreChains> void check_family(StoreChains store_chains, unsigne
   auto const family = hana::cartesian_product(hana::make_tuple(masks, additives, store_chains));
   static_assert(decltype(hana::length(family))::value ==
                 4 * decltype(hana::length(store_chains))::value);
-  for (long cols : {33L, 64L, 1000L, 3000L, 12000L, 20000L, 40000L}) {
+  for (long cols : {33L, 64L, 1000L, 3000L, 12000L, 20000L, 40000L, 140000L}) {
     CAPTURE(cols);
     hana::for_each(family, [&](auto combo) { check_combo(combo, cols, rng); });
   }

@@ -72,14 +72,15 @@ inline constexpr register_shape softmax_16bit[] = {
 
 /// Softmax over 16-bit inputs whose load chain masks and whose store chain drops (attention
 /// probabilities: scale -> causal mask -> softmax -> dropout), packs of 8. Measured with
-/// bench/experiments/pipeline_shapes.cu (H100, 2026-11-24, the survey half of part 1 on the
-/// eighth session's final code; attention fp16, 2^27 elements, ratio to copy; the same chain
-/// on softmax's rows in brackets). The chain does twice softmax's work an element and waits on
-/// its loads (ncu: 38 % of stalls at the first use of the input), so it wants more bytes in
-/// flight a thread than softmax: staged packs, and at 16384-32768 a persistent grid of wide
-/// blocks. A table of the same engine capacities as softmax_16bit's (warp rows to 1024 columns,
-/// block rows to 16384, cluster rows to 131072) plus block rows to 32768, so that an engine
-/// forced on softmax's table also runs here.
+/// bench/experiments/pipeline_shapes.cu (H100, attention fp16, 2^26 elements, ratio to copy;
+/// the same chain on softmax's rows in brackets): to 32768 columns the survey half of part 1 on
+/// the eighth session's final code, past it the ninth session's wide survey (part 1 with
+/// PIPELINE_SHAPES_WIDE). The chain does twice softmax's work an element and waits on its loads
+/// (ncu: 38 % of stalls at the first use of the input), so it wants more bytes in flight a
+/// thread than softmax: staged packs everywhere, and from 16384 columns a persistent grid that
+/// stages the next row while it reduces this one. Its engines hold at least softmax_16bit's
+/// widths (warp rows to 1024 columns, block rows to 16384, cluster rows to 131072), so that an
+/// engine forced by softmax's table also runs here.
 inline constexpr register_shape attention_16bit[] = {
     {512, 2, 256, false, 1, true, false, 1},  // 0.75-0.78 at 128-512 ([0.72-0.74])
     {1024, 4, 128, false, 1, true, false, 6}, // softmax's ([0.79]; 4 x 512 staged: 0.78)
@@ -88,11 +89,12 @@ inline constexpr register_shape attention_16bit[] = {
     {8192, 4, 256, true, 1, true, false, 1},  // softmax's, 0.868 (the best surveyed)
     {16384, 4, 512, true, 1, true, true, 1},  // 0.912 ([0.88])
     {32768, 4, 1024, true, 1, true, true, 1}, // 0.881 ([0.60] on the cluster row), 8 B spilled
-    // softmax's cluster rows, not surveyed; the first only for forced plans (the block row
-    // above takes 32768 columns).
+    // Cluster rows: the first only for forced plans (the block row above takes 32768 columns;
+    // staged and persistent in clusters of 4: 0.867).
     {32768, 4, 256, true, 4, false, false, 1},
-    {65536, 8, 128, true, 8, false, false, 1},
-    {131072, 8, 128, true, 16, false, false, 1},
+    {65536, 4, 256, true, 8, true, true, 1},   // 0.861 ([0.49]; P8 x 128 staged: 0.70)
+    {131072, 4, 256, true, 16, true, true, 1}, // 0.831 ([0.46])
+    {262144, 8, 256, true, 16, true, true, 1}, // 0.680 ([0.62] block_cluster)
 };
 
 /// RMSNorm over 16-bit inputs.
