@@ -336,33 +336,26 @@ outcome run_register(Op const& op, Load const& load, Store const& store, bool pe
     return o;
   index_t const tiles = (rows + rows_per_block - 1) / rows_per_block;
 
-  cudaLaunchConfig_t launch{};
-  launch.blockDim = dim3(unsigned(threads));
-  launch.dynamicSmemBytes = std::size_t(smem);
-  cudaLaunchAttribute cluster_shape{};
-  index_t resident = index_t(o.blocks_per_sm) * mem.sms; // blocks, or clusters below
-  if constexpr (cluster > 1) {
-    cluster_shape.id = cudaLaunchAttributeClusterDimension;
-    cluster_shape.val.clusterDim.x = unsigned(cluster);
-    cluster_shape.val.clusterDim.y = cluster_shape.val.clusterDim.z = 1;
-    launch.attrs = &cluster_shape;
-    launch.numAttrs = 1;
-    launch.gridDim = dim3(unsigned(cluster));
-    if (cluster > 8)
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-    int clusters = 0;
-    if (cudaError_t const e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &launch);
-        e != cudaSuccess || clusters == 0) {
-      o.error = e != cudaSuccess ? cuda_error("cudaOccupancyMaxActiveClusters", e)
-                                 : std::string("no cluster can be resident");
-      return o;
-    }
-    resident = clusters;
+  // As the launcher does (dispatch/kernel_cache.hpp): resident blocks, or clusters.
+  rf::detail::kernel_shape const launch_shape{reinterpret_cast<void const*>(kernel), 0, threads,
+                                              cluster, std::size_t(smem)};
+  index_t resident = 0;
+  try {
+    resident = rf::detail::resident_units(launch_shape);
+  } catch (std::exception const& e) {
+    o.error = e.what();
+    return o;
+  }
+  if (resident == 0) {
+    o.error = "no cluster can be resident";
+    return o;
   }
   index_t const units =
       std::min(persistent ? std::min(tiles, resident) : tiles, (index_t(1) << 31) / cluster - 1);
   o.grid = units * cluster;
-  launch.gridDim = dim3(unsigned(o.grid));
+  cudaLaunchAttribute cluster_attribute;
+  cudaLaunchConfig_t const launch =
+      rf::detail::launch_config(launch_shape, unsigned(o.grid), nullptr, cluster_attribute);
   auto const run = [&] {
     return cudaLaunchKernelEx(&launch, kernel, op, load, store, rows, cols, group_log2);
   };

@@ -26,6 +26,7 @@
 #include <rowfuse/op/affine.hpp>
 #include <rowfuse/reference.hpp>
 
+#include "../support/described_device.hpp"
 #include "../support/error_message.hpp"
 
 namespace rf = rowfuse;
@@ -88,24 +89,11 @@ void for_every_op(buffers& b, std::function<void(int)> const& call,
   CHECK(b.untouched());
 }
 
-/// A described device (no GPU needed): an H100's numbers, compute capability `cc`.
-rf::device_info described_device(int cc) {
-  rf::device_info d;
-  d.id = 0;
-  d.multiprocessors = 132;
-  d.max_threads_per_multiprocessor = 2048;
-  d.shared_memory_per_block_optin = 232448;
-  d.shared_memory_per_multiprocessor = 233472;
-  d.compute_capability = cc;
-  d.name = "described";
-  return d;
-}
-
 std::string plan_error(rf::engine_kind kind, index_t cols, int pack, int cc = 90,
                        int element_bytes = 4, int cluster_cache_bytes = 4) {
   return test::error_message([&] {
     rf::detail::choose_plan(
-        "rf::softmax", 2, cols, pack, kind, described_device(cc),
+        "rf::softmax", 2, cols, pack, kind, test::described_device(cc),
         rf::detail::register_shapes(element_bytes, pack, rf::tuning::shape_family::softmax),
         cluster_cache_bytes);
   });
@@ -562,7 +550,7 @@ TEST_CASE("L2: a forced cluster engine on a device below compute capability 9.0"
         "capability 9.0); device 0 has 80");
   // The automatic plan on such a device takes no cluster engine.
   rf::plan const p = rf::detail::choose_plan(
-      "rf::softmax", 2, 100000, 4, rf::engine_kind::automatic, described_device(80),
+      "rf::softmax", 2, 100000, 4, rf::engine_kind::automatic, test::described_device(80),
       rf::detail::register_shapes(4, 4, rf::tuning::shape_family::softmax));
   CHECK(p.engine == rf::engine_kind::block_uncached);
 }

@@ -5,10 +5,11 @@
 
 #include <algorithm>
 #include <span>
-#include <vector>
 
 #include <rowfuse/dispatch/plan.hpp>
 #include <rowfuse/dispatch/tuning.hpp>
+
+#include "../support/described_device.hpp"
 
 namespace rf = rowfuse;
 using rf::tuning::shape_family;
@@ -88,12 +89,7 @@ TEST_CASE("attention's shapes: its own for 16-bit packs, softmax's elsewhere, ev
   }
   // The automatic plan keeps a 32768-column attention row in one block (0.88 of copy, against
   // 0.60 on softmax's cluster row).
-  rf::device_info h100;
-  h100.multiprocessors = 132;
-  h100.max_threads_per_multiprocessor = 2048;
-  h100.shared_memory_per_block_optin = 227 * 1024;
-  h100.shared_memory_per_multiprocessor = 228 * 1024;
-  h100.compute_capability = 90;
+  rf::device_info const h100 = test::described_device();
   rf::plan const p = rf::detail::choose_plan("attention", 64, 32768, 8, rf::engine_kind::automatic,
                                              h100, attention_wide);
   CHECK(p.engine == rf::engine_kind::block_rows);

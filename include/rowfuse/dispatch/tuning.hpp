@@ -316,9 +316,8 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
 /// Which tables an op takes: softmax's (log-softmax's too), attention's (softmax under a load chain
 /// that masks and a store chain that drops; over fp32 or single elements it takes softmax's),
 /// rmsnorm's, layernorm's, or a backward op's (they hold two streams): softmax's and
-/// log-softmax's, or the norms'. Which engines an op
-/// can be forced onto depends on its family's tables (the 16-bit norms' backward rows reach 65536
-/// columns, softmax's backward 32768).
+/// log-softmax's, or the norms'. Which engines an op can be forced onto depends on its family's
+/// tables (the 16-bit norms' backward rows reach 65536 columns, softmax's backward 32768).
 enum class shape_family {
   softmax,
   rmsnorm,
