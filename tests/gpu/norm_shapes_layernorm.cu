@@ -40,3 +40,35 @@ TEST_CASE("layernorm bf16 -> fp16, fp32 gamma with bf16 beta, every width and en
 TEST_CASE("layernorm fp32 -> bf16, fp16 gamma/beta, every width and engine") {
   check_all_widths<layernorm_op, float, __nv_bfloat16, __half, __half>(affine_variants, 46);
 }
+
+TEST_CASE("layernorm alone plans from layernorm's shapes, under a chain from layernorm_chain's") {
+  long const rows = 64, cols = 256;
+  test::mirrored<__half> x(rows * cols), residual(rows * cols), y(rows * cols), gamma(cols),
+      beta(cols);
+  rf::launch_options const dry{rf::engine_kind::automatic, 0, true};
+  auto const input = rf::load(static_cast<__half const*>(x.d()), rows, cols);
+  auto const affine =
+      rf::affine(static_cast<__half const*>(gamma.d()), static_cast<__half const*>(beta.d()));
+  auto const row_of = [](auto const& table, rf::plan const& p) {
+    REQUIRE(p.shape >= 0);
+    REQUIRE(std::size_t(p.shape) < std::size(table));
+    return table[std::size_t(p.shape)];
+  };
+  rf::plan const alone = rf::layernorm(input, rf::store(y.d()), affine, 1e-5f, nullptr, {}, dry);
+  INFO(rf::explain(alone));
+  CHECK(alone.engine == rf::engine_kind::warp_rows);
+  CHECK(row_of(rf::tuning::layernorm_16bit, alone).max_cols == 1024);
+  CHECK(alone.packs == 4);
+  // The residual block's load chain, and an fp8 store, keep the chain's narrow row.
+  auto const residual_sum = input | rf::add(static_cast<__half const*>(residual.d()));
+  rf::plan const chain =
+      rf::layernorm(residual_sum, rf::store(y.d()), affine, 1e-5f, nullptr, {}, dry);
+  INFO(rf::explain(chain));
+  CHECK(row_of(rf::tuning::layernorm_chain_16bit, chain).max_cols == 512);
+  CHECK(chain.packs == 2);
+  rf::plan const scaled = rf::layernorm(input, rf::store(y.d()) | rf::cast<__half>(2.0f), affine,
+                                        1e-5f, nullptr, {}, dry);
+  INFO(rf::explain(scaled));
+  CHECK(row_of(rf::tuning::layernorm_chain_16bit, scaled).max_cols == 512);
+  CHECK(scaled.packs == 2);
+}

@@ -1,10 +1,12 @@
 // The register-shape tables (dispatch/tuning.hpp) keep the properties the planner relies on:
-// rows of one engine in order of width, and attention's table able to run every engine forced
-// on softmax's (the tests and users force engines by softmax's capacities).
+// rows of one engine in order of width, attention's table able to run every engine forced on
+// softmax's (the tests and users force engines by softmax's capacities), and layernorm's two
+// tables (the op alone, under a chain) apart on narrow rows only.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <span>
+#include <vector>
 
 #include <rowfuse/dispatch/plan.hpp>
 #include <rowfuse/dispatch/tuning.hpp>
@@ -38,9 +40,10 @@ struct table_key {
   int element_bytes, pack;
 };
 constexpr table_key keys[] = {{2, 8}, {2, 1}, {4, 4}, {4, 1}};
-constexpr shape_family families[] = {shape_family::softmax,       shape_family::rmsnorm,
-                                     shape_family::layernorm,     shape_family::softmax_gradient,
-                                     shape_family::norm_gradient, shape_family::attention};
+constexpr shape_family families[] = {shape_family::softmax,        shape_family::rmsnorm,
+                                     shape_family::layernorm,      shape_family::softmax_gradient,
+                                     shape_family::norm_gradient,  shape_family::attention,
+                                     shape_family::layernorm_chain};
 constexpr register_engine engines[] = {register_engine::warp_rows, register_engine::block_rows,
                                        register_engine::cluster_rows};
 
@@ -97,4 +100,43 @@ TEST_CASE("attention's shapes: its own for 16-bit packs, softmax's elsewhere, ev
   rf::plan const q = rf::detail::choose_plan("softmax", 64, 32768, 8, rf::engine_kind::automatic,
                                              h100, softmax_wide);
   CHECK(q.engine == rf::engine_kind::cluster_rows);
+}
+
+TEST_CASE("layernorm alone and under a chain: the same rows past 1024 columns, the same widest "
+          "row of every engine, their own narrow rows") {
+  for (auto key : keys) {
+    CAPTURE(key.element_bytes);
+    CAPTURE(key.pack);
+    auto const alone =
+        rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::layernorm);
+    auto const chain =
+        rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::layernorm_chain);
+    std::vector<rf::tuning::register_shape> alone_wide, chain_wide;
+    for (auto const& s : alone)
+      if (s.max_cols > 1024)
+        alone_wide.push_back(s);
+    for (auto const& s : chain)
+      if (s.max_cols > 1024)
+        chain_wide.push_back(s);
+    CHECK(alone_wide == chain_wide);
+    for (auto engine : engines) {
+      CAPTURE(int(engine));
+      CHECK(widest(alone, engine, key.pack) == widest(chain, engine, key.pack));
+    }
+  }
+  // 256 fp16 columns: four packs a thread, one block a tile, for the op alone; the residual
+  // block's chain keeps two packs on a persistent grid.
+  rf::device_info const h100 = test::described_device();
+  rf::plan const alone =
+      rf::detail::choose_plan("layernorm", 1 << 20, 256, 8, rf::engine_kind::automatic, h100,
+                              rf::detail::register_shapes(2, 8, shape_family::layernorm));
+  CHECK(alone.engine == rf::engine_kind::warp_rows);
+  CHECK(alone.packs == 4);
+  CHECK(!alone.persistent);
+  rf::plan const chain =
+      rf::detail::choose_plan("layernorm", 1 << 20, 256, 8, rf::engine_kind::automatic, h100,
+                              rf::detail::register_shapes(2, 8, shape_family::layernorm_chain));
+  CHECK(chain.engine == rf::engine_kind::warp_rows);
+  CHECK(chain.packs == 2);
+  CHECK(chain.persistent);
 }

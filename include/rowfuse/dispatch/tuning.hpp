@@ -99,7 +99,7 @@ inline constexpr register_shape attention_16bit[] = {
 
 /// RMSNorm over 16-bit inputs.
 inline constexpr register_shape rmsnorm_16bit[] = {
-    {512, 2, 256, false, 1, false, true, 1},    // r4 0.937-0.952
+    {512, 2, 256, false, 1, false, false, 5},   // r8 1.003-1.008 (r4's persistent row: 0.94-0.95)
     {1024, 4, 256, false, 1, false, false, 3},  // r4 0.996 (persistent staged: 0.91)
     {2048, 2, 128, true, 1, false, true, 1},    // r4 0.937
     {4096, 4, 128, true, 1, false, false, 1},   // r4 0.994 (2 x 256 staged persistent: 0.87)
@@ -114,9 +114,28 @@ inline constexpr register_shape rmsnorm_16bit[] = {
     {262144, 8, 256, true, 16, false, false, 2}, // r6 0.931 (8 x 512 in 8: 0.913)
 };
 
-/// LayerNorm over 16-bit inputs (three values reduced a row, gamma and beta: the most registers).
+// Round 8 (tenth session): the norms' group rows at 32-512 columns under register caps that
+// buy blocks. One block a tile with five or six blocks an SM wins where rounds 1-4 chose
+// persistent grids of three or four: softmax, at 34 registers and six blocks, ran there at 0.99+.
+
+/// LayerNorm over 16-bit inputs (three values reduced a row, gamma and beta: the most registers),
+/// the op alone (no load or store nodes; chains take layernorm_chain_16bit).
 inline constexpr register_shape layernorm_16bit[] = {
-    {512, 2, 256, false, 1, false, true, 4},   // r4 0.894-0.913
+    {64, 2, 256, false, 1, false, true, 4},    // r8 0.925-0.929 (4 x 128: 0.37-0.72)
+    {1024, 4, 128, false, 1, false, false, 6}, // r8 0.950-0.961 at 128-512, r4 0.921 at 1024
+    {2048, 2, 128, true, 1, true, true, 1},    // r4 0.942
+    {4096, 2, 256, true, 1, true, true, 3},    // r4 0.922
+    {8192, 4, 256, true, 1, false, false, 3},  // r4 0.932
+    {16384, 4, 512, true, 1, false, false, 2}, // r4 0.946
+    {32768, 4, 1024, true, 1, true, true, 1},  // r4 0.861
+};
+
+/// LayerNorm over 16-bit inputs under a load or store chain (the residual block, layernorm ->
+/// fp8): the pipelines run on r4's rows, which were not re-measured with them when round 8 gave
+/// the op alone four packs a thread from 65 to 512 columns (32 values and an operand's packs
+/// under the cap of 80 registers were not tried). The same as layernorm_16bit past 512 columns.
+inline constexpr register_shape layernorm_chain_16bit[] = {
+    {512, 2, 256, false, 1, false, true, 4},   // r4 0.894-0.913 (layernorm alone)
     {1024, 4, 128, false, 1, false, false, 6}, // r4 0.921
     {2048, 2, 128, true, 1, true, true, 1},    // r4 0.942
     {4096, 2, 256, true, 1, true, true, 3},    // r4 0.922
@@ -156,9 +175,25 @@ inline constexpr register_shape rmsnorm_32bit[] = {
     {262144, 8, 512, true, 16, false, false, 1}, // r6 0.849 (under a cap of 2 blocks: 0.48)
 };
 
-/// LayerNorm over fp32 inputs.
+/// LayerNorm over fp32 inputs, the op alone (chains take layernorm_chain_32bit).
 inline constexpr register_shape layernorm_32bit[] = {
-    {256, 2, 256, false, 1, false, true, 1},     // r4 0.940-0.946
+    {32, 2, 256, false, 1, true, false, 5},      // r8 1.008 (4 x 128: 0.61)
+    {512, 4, 128, false, 1, true, false, 6},     // r8 1.011-1.019 (r4's rows: 0.94 / 1.002)
+    {1024, 2, 128, true, 1, false, false, 1},    // rowfuse-bench 1.01 (r4: 0.94-0.97)
+    {2048, 2, 256, true, 1, false, true, 1},     // r4 0.965
+    {4096, 4, 256, true, 1, true, false, 3},     // r4 1.016 (direct: 0.93 in the bench)
+    {8192, 4, 512, true, 1, false, false, 2},    // r4 0.998 (one block an SM: 0.78 in the bench)
+    {16384, 8, 512, true, 1, false, false, 1},   // r4 0.984
+    {32768, 8, 256, true, 4, false, false, 2},   // r6 0.973 (8 x 1024 staged: 0.863)
+    {65536, 8, 256, true, 8, false, false, 2},   // r6 0.930 (0.61 before cluster_exchange)
+    {131072, 8, 256, true, 16, false, false, 2}, // r6 0.805
+    {262144, 8, 512, true, 16, true, false, 1},  // r6 0.663 (16 x 256: 0.648)
+};
+
+/// LayerNorm over fp32 inputs under a load or store chain: r4's rows, as layernorm_chain_16bit;
+/// the same as layernorm_32bit past 512 columns.
+inline constexpr register_shape layernorm_chain_32bit[] = {
+    {256, 2, 256, false, 1, false, true, 1},     // r4 0.940-0.946 (layernorm alone)
     {512, 4, 256, false, 1, true, false, 3},     // r4 1.002
     {1024, 2, 128, true, 1, false, false, 1},    // rowfuse-bench 1.01 (r4: 0.94-0.97)
     {2048, 2, 256, true, 1, false, true, 1},     // r4 0.965
@@ -315,7 +350,8 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
 
 /// Which tables an op takes: softmax's (log-softmax's too), attention's (softmax under a load chain
 /// that masks and a store chain that drops; over fp32 or single elements it takes softmax's),
-/// rmsnorm's, layernorm's, or a backward op's (they hold two streams): softmax's and
+/// rmsnorm's, layernorm's (the op alone) or layernorm_chain's (layernorm under a chain; the two
+/// differ on narrow rows only), or a backward op's (they hold two streams): softmax's and
 /// log-softmax's, or the norms'. Which engines an op can be forced onto depends on its family's
 /// tables (the 16-bit norms' backward rows reach 65536 columns, softmax's backward 32768).
 enum class shape_family {
@@ -324,7 +360,8 @@ enum class shape_family {
   layernorm,
   softmax_gradient,
   norm_gradient,
-  attention, ///< softmax with a load chain that masks and a store chain that drops
+  attention,       ///< softmax with a load chain that masks and a store chain that drops
+  layernorm_chain, ///< layernorm under a load or store chain (layernorm: the op alone)
 };
 
 /// The table for elements of `ElementBytes` at packs of `Pack` for ops of `Family`: the kernel
@@ -355,6 +392,8 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
       return softmax_32bit;
     else if constexpr (Family == shape_family::rmsnorm)
       return rmsnorm_32bit;
+    else if constexpr (Family == shape_family::layernorm_chain)
+      return layernorm_chain_32bit;
     else
       return layernorm_32bit;
   } else {
@@ -364,6 +403,8 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
       return softmax_16bit;
     else if constexpr (Family == shape_family::rmsnorm)
       return rmsnorm_16bit;
+    else if constexpr (Family == shape_family::layernorm_chain)
+      return layernorm_chain_16bit;
     else
       return layernorm_16bit;
   }

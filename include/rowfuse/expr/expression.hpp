@@ -177,6 +177,12 @@ template <class T, class... Nodes>
 inline constexpr bool drops_values<store_expr<T, Nodes...>> = (... ||
                                                                std::is_same_v<Nodes, dropout_node>);
 
+/// Whether a load or store chain has no nodes: the op alone reads its input and writes its
+/// output as stored (the op that the peers run; layernorm plans from shapes of its own then).
+template <class Chain> inline constexpr bool is_bare = false;
+template <class T> inline constexpr bool is_bare<load_expr<T>> = true;
+template <class T> inline constexpr bool is_bare<store_expr<T>> = true;
+
 // ---- building ------------------------------------------------------------------------------
 
 /// The op's input: rows x cols elements of T, row r starting at data + r * ld (ld defaults to
