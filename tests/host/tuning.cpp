@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <span>
 #include <vector>
 
@@ -111,14 +112,13 @@ TEST_CASE("layernorm alone and under a chain: the same rows past 1024 columns, t
         rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::layernorm);
     auto const chain =
         rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::layernorm_chain);
-    std::vector<rf::tuning::register_shape> alone_wide, chain_wide;
-    for (auto const& s : alone)
-      if (s.max_cols > 1024)
-        alone_wide.push_back(s);
-    for (auto const& s : chain)
-      if (s.max_cols > 1024)
-        chain_wide.push_back(s);
-    CHECK(alone_wide == chain_wide);
+    auto const past_1024 = [](std::span<rf::tuning::register_shape const> shapes) {
+      std::vector<rf::tuning::register_shape> rows;
+      std::ranges::copy_if(shapes, std::back_inserter(rows),
+                           [](auto const& s) { return s.max_cols > 1024; });
+      return rows;
+    };
+    CHECK(past_1024(alone) == past_1024(chain));
     for (auto engine : engines) {
       CAPTURE(int(engine));
       CHECK(widest(alone, engine, key.pack) == widest(chain, engine, key.pack));
