@@ -145,6 +145,8 @@ std::span<tuning::register_shape const> table_of(tuning::shape_family family) {
   switch (family) {
   case shape_family::softmax:
     return shapes_for<ElementBytes, Pack, shape_family::softmax>();
+  case shape_family::log_softmax:
+    return shapes_for<ElementBytes, Pack, shape_family::log_softmax>();
   case shape_family::rmsnorm:
     return shapes_for<ElementBytes, Pack, shape_family::rmsnorm>();
   case shape_family::layernorm:

@@ -7,12 +7,13 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-9) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-10) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (round 5 only): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
 // backward with dgamma (and dbeta), the column sums timed with the row kernel (round 7 only):
-// 11 layernorm_backward fp16, 12 rmsnorm_backward fp16, 13 layernorm_backward fp32.
+// 11 layernorm_backward fp16, 12 rmsnorm_backward fp16, 13 layernorm_backward fp32; 14 rmsnorm
+// bf16, 15 log_softmax fp32.
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
@@ -36,7 +37,7 @@ namespace {
 #ifndef ROW_SHAPES_PART
 #define ROW_SHAPES_PART 0
 #endif
-static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 14, "parts are 0 to 14");
+static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 15, "parts are 0 to 15");
 static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_PART > 9 || ROW_SHAPES_ROUND == 5,
               "the backward parts (6-9) have shapes in round 5 only");
 static_assert((ROW_SHAPES_PART >= 11 && ROW_SHAPES_PART <= 13) == (ROW_SHAPES_ROUND == 7),
@@ -496,6 +497,31 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
   sweep<T>(opname, op, {4096}, shape<4, 128, true, 1, 4>{}, shape<4, 128, true, 1, 5>{},
            shape<4, 128, true, 1, 6>{}, shape<2, 256, true, 1, 4>{}, shape<2, 256, true, 1, 5>{},
            shape<2, 256, true, 1, 6>{}, shape<1, 512, true, 1, 4>{}, shape<8, 64, true, 1, 6>{});
+#elif ROW_SHAPES_ROUND == 10
+  // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,
+  // fp32 262144: ptxas gives log-softmax 76 registers on the 8 x 512 cluster row, one block an
+  // SM, where softmax fits 63), and layernorm 16-bit past 32768 columns (block_cluster today):
+  // clusters of blocks holding 32 or 64 values a thread under caps that buy blocks.
+  if constexpr (wide) {
+    sweep<T>(opname, op, {2048}, shape<8, 128, false, 1, 1>{}, shape<8, 128, false, 1, 2>{},
+             shape<4, 128, false, 1, 4>{}, shape<2, 128, true, 1, 6>{});
+    sweep<T>(opname, op, {16384}, shape<8, 256, true>{}, shape<8, 256, true, 1, 2>{},
+             shape<4, 512, true>{}, shape<4, 512, true, 1, 2>{}, shape<8, 128, true, 2, 4>{},
+             shape<4, 256, true, 2, 3>{});
+    sweep<T>(opname, op, {32768}, shape<4, 256, true, 4>{}, shape<4, 256, true, 4, 3>{},
+             shape<8, 128, true, 4, 4>{}, shape<8, 256, true, 2, 2>{}, shape<4, 512, true, 2, 2>{});
+    sweep<T>(opname, op, {65536}, shape<8, 128, true, 8>{}, shape<8, 128, true, 8, 4>{},
+             shape<4, 256, true, 8, 2>{}, shape<4, 256, true, 8, 3>{}, shape<8, 256, true, 4, 2>{});
+    sweep<T>(opname, op, {131072}, shape<8, 128, true, 16>{}, shape<8, 128, true, 16, 4>{},
+             shape<4, 256, true, 16, 2>{}, shape<4, 256, true, 16, 3>{},
+             shape<8, 256, true, 8, 2>{});
+    sweep<T>(opname, op, {262144}, shape<8, 256, true, 16>{}, shape<8, 256, true, 16, 2>{},
+             shape<4, 512, true, 16>{}, shape<4, 512, true, 16, 2>{});
+  } else {
+    sweep<T>(opname, op, {131072}, shape<8, 256, true, 16>{}, shape<8, 256, true, 16, 2>{},
+             shape<4, 512, true, 16, 2>{});
+    sweep<T>(opname, op, {262144}, shape<8, 512, true, 16>{}, shape<8, 512, true, 16, 2>{});
+  }
 #else
   sweep<T>(opname, op, {32, 64, 128, 256, 512, 1024}, shape<1, 256, false>{},
            shape<1, 512, false>{}, shape<2, 256, false>{}, shape<2, 512, false>{},
@@ -566,6 +592,9 @@ int main() {
 #elif ROW_SHAPES_PART == 10
   fill<<<1024, 256>>>(static_cast<__half*>(x), elems, -4.0f, 4.0f);
   all_shapes<__half>("log_softmax", same_op{rf::op::softmax<true, false>{}});
+#elif ROW_SHAPES_PART == 15
+  fill<<<1024, 256>>>(static_cast<float*>(x), elems, -4.0f, 4.0f);
+  all_shapes<float>("log_softmax", same_op{rf::op::softmax<true, true>{}});
 #elif ROW_SHAPES_PART == 4
   fill<<<1024, 256>>>(static_cast<float*>(x), elems, -4.0f, 4.0f);
   fill<<<256, 256>>>(static_cast<float*>(gamma_data), 262144, 0.5f, 1.5f);

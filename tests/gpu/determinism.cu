@@ -76,7 +76,7 @@ struct softmax_case { // fp16 | scale -> fp16 | dropout
 
 struct log_softmax_case { // fp32 -> bf16
   static constexpr char const* name = "log_softmax fp32 -> bf16";
-  static constexpr auto family = rf::tuning::shape_family::softmax;
+  static constexpr auto family = rf::tuning::shape_family::log_softmax;
   using out_t = __nv_bfloat16;
   static constexpr int wide = 4;
   long rows, cols;

@@ -54,7 +54,9 @@ template <class T, bool Log> void check_width(long cols, std::mt19937& rng) {
     for (rf::engine_kind kind : test::all_engines()) {
       for (int pack : {0, 1}) {
         int const effective = pack == 1 || cols % wide != 0 || l.offset != 0 ? 1 : wide;
-        if (!test::engine_supports(kind, cols, effective))
+        if (!test::engine_supports(kind, cols, effective,
+                                   Log ? rf::tuning::shape_family::log_softmax
+                                       : rf::tuning::shape_family::softmax))
           continue;
         if (kind == rf::engine_kind::block_uncached && cols > 20000 && pack == 1)
           continue;

@@ -1,7 +1,8 @@
 // The register-shape tables (dispatch/tuning.hpp) keep the properties the planner relies on:
 // rows of one engine in order of width, attention's table able to run every engine forced on
-// softmax's (the tests and users force engines by softmax's capacities), and layernorm's two
-// tables (the op alone, under a chain) apart on narrow rows only.
+// softmax's (the tests and users force engines by softmax's capacities), log-softmax's table
+// softmax's but at a few rows, and layernorm's two tables (the op alone, under a chain) apart on
+// narrow rows and at 4096 columns only.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -41,10 +42,10 @@ struct table_key {
   int element_bytes, pack;
 };
 constexpr table_key keys[] = {{2, 8}, {2, 1}, {4, 4}, {4, 1}};
-constexpr shape_family families[] = {shape_family::softmax,        shape_family::rmsnorm,
-                                     shape_family::layernorm,      shape_family::softmax_gradient,
-                                     shape_family::norm_gradient,  shape_family::attention,
-                                     shape_family::layernorm_chain};
+constexpr shape_family families[] = {shape_family::softmax,          shape_family::log_softmax,
+                                     shape_family::rmsnorm,          shape_family::layernorm,
+                                     shape_family::softmax_gradient, shape_family::norm_gradient,
+                                     shape_family::attention,        shape_family::layernorm_chain};
 constexpr register_engine engines[] = {register_engine::warp_rows, register_engine::block_rows,
                                        register_engine::cluster_rows};
 
@@ -103,8 +104,36 @@ TEST_CASE("attention's shapes: its own for 16-bit packs, softmax's elsewhere, ev
   CHECK(q.engine == rf::engine_kind::cluster_rows);
 }
 
-TEST_CASE("layernorm alone and under a chain: the same rows past 1024 columns, the same widest "
-          "row of every engine, their own narrow rows") {
+TEST_CASE("log-softmax's shapes: softmax's but at a few widths, the same widest row of every "
+          "engine") {
+  for (auto key : keys) {
+    CAPTURE(key.element_bytes);
+    CAPTURE(key.pack);
+    auto const log =
+        rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::log_softmax);
+    auto const softmax =
+        rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::softmax);
+    REQUIRE(log.size() == softmax.size());
+    int differ = 0;
+    for (std::size_t i = 0; i < log.size(); ++i) {
+      CHECK(log[i].max_cols == softmax[i].max_cols);
+      differ += !(log[i] == softmax[i]);
+    }
+    CHECK(differ <= 3);
+    for (auto engine : engines) {
+      CAPTURE(int(engine));
+      CHECK(widest(log, engine, key.pack) == widest(softmax, engine, key.pack));
+    }
+  }
+  // fp32 at 262144 columns: softmax's cluster row under a cap of two blocks an SM.
+  auto const log32 = rf::detail::register_shapes(4, 4, shape_family::log_softmax);
+  CHECK(log32.back().max_cols == 262144);
+  CHECK(log32.back().min_blocks_per_sm == 2);
+  CHECK(rf::detail::register_shapes(4, 4, shape_family::softmax).back().min_blocks_per_sm == 1);
+}
+
+TEST_CASE("layernorm alone and under a chain: the same rows past 1024 columns but at 4096, the "
+          "same widest row of every engine, their own narrow rows") {
   for (auto key : keys) {
     CAPTURE(key.element_bytes);
     CAPTURE(key.pack);
@@ -112,13 +141,13 @@ TEST_CASE("layernorm alone and under a chain: the same rows past 1024 columns, t
         rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::layernorm);
     auto const chain =
         rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::layernorm_chain);
-    auto const past_1024 = [](std::span<rf::tuning::register_shape const> shapes) {
+    auto const shared_rows = [](std::span<rf::tuning::register_shape const> shapes) {
       std::vector<rf::tuning::register_shape> rows;
       std::ranges::copy_if(shapes, std::back_inserter(rows),
-                           [](auto const& s) { return s.max_cols > 1024; });
+                           [](auto const& s) { return s.max_cols > 1024 && s.max_cols != 4096; });
       return rows;
     };
-    CHECK(past_1024(alone) == past_1024(chain));
+    CHECK(shared_rows(alone) == shared_rows(chain));
     for (auto engine : engines) {
       CAPTURE(int(engine));
       CHECK(widest(alone, engine, key.pack) == widest(chain, engine, key.pack));

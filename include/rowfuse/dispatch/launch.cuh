@@ -49,9 +49,12 @@ template <class T> inline constexpr int widest_pack = int(16 / sizeof(T));
 
 /// The register shapes an op takes (tuning::shapes_for): for a gradient_op (it holds a second
 /// stream, which doubles the values a thread holds) softmax backward's or the norms' backward's;
-/// otherwise rmsnorm's, layernorm's, or softmax's (every other op: softmax, log-softmax).
+/// otherwise log-softmax's, rmsnorm's, layernorm's, or softmax's (every other op).
 template <class Op>
 inline constexpr tuning::shape_family forward_family = tuning::shape_family::softmax;
+template <bool Accurate>
+inline constexpr tuning::shape_family forward_family<op::softmax<true, Accurate>> =
+    tuning::shape_family::log_softmax;
 template <class Affine>
 inline constexpr tuning::shape_family forward_family<op::rmsnorm<Affine>> =
     tuning::shape_family::rmsnorm;

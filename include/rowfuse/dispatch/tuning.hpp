@@ -1,6 +1,7 @@
 // The numbers behind the plan, one place, each with the measurement that chose it.
 #pragma once
 
+#include <array>
 #include <cstddef>
 
 #include "../detail/config.hpp"
@@ -33,6 +34,31 @@ constexpr index_t capacity(register_shape const& s, int pack) {
   return index_t(s.whole_block ? s.block_threads * s.cluster_blocks : 32) * s.packs * pack;
 }
 
+/// `base` with some of its rows replaced: each row of `replacing` takes the place of the one row
+/// of `base` with the same max_cols and engine (group, whole-block or cluster rows), for an op
+/// that shares another's table but at a few measured widths. A row that replaces none, or more
+/// than one, does not compile.
+template <std::size_t Size, std::size_t Replacing>
+constexpr std::array<register_shape, Size>
+replace_rows(register_shape const (&base)[Size], register_shape const (&replacing)[Replacing]) {
+  std::array<register_shape, Size> rows{};
+  for (std::size_t i = 0; i < Size; ++i)
+    rows[i] = base[i];
+  for (register_shape const& row : replacing) {
+    int replaced = 0;
+    for (register_shape& old : rows) {
+      if (old.max_cols == row.max_cols && old.whole_block == row.whole_block &&
+          (old.cluster_blocks > 1) == (row.cluster_blocks > 1)) {
+        old = row;
+        ++replaced;
+      }
+    }
+    if (replaced != 1)
+      throw "replace_rows: each row must replace one row of the same width and engine";
+  }
+  return rows;
+}
+
 // The tables below were measured on an H100 80GB HBM3 on 2026-11-23 with
 // bench/experiments/row_shapes.cu (2^27 elements, inputs uniform in [-4, 4), ratio to a
 // device-to-device copy of the same bytes timed in the same run; rounds 1, 2 and 4 in
@@ -49,26 +75,37 @@ constexpr index_t capacity(register_shape const& s, int pack) {
 //  - rmsnorm and layernorm want different shapes (1024 fp16 columns: rmsnorm 0.996 with one
 //    block a tile, layernorm 0.921), so each op has its own table.
 // The tables of one element size need not hold the same widest row (the engines an op can be
-// forced onto depend on its own table): softmax_16bit's cluster rows reach 131072 columns and
-// rmsnorm_16bit's 262144, where layernorm_16bit's register rows stop at 32768 (past it its
-// cluster rows lost to block_cluster, round 6).
+// forced onto depend on its own table): softmax_16bit's and rmsnorm_16bit's cluster rows reach
+// 262144 columns, where layernorm_16bit's register rows stop at 32768 (past it its cluster rows
+// lost to block_cluster, rounds 6 and 10).
 
-/// Softmax and log-softmax over 16-bit inputs, packs of 8 (first row that holds the width).
+/// Softmax over 16-bit inputs, packs of 8 (first row that holds the width).
 inline constexpr register_shape softmax_16bit[] = {
     {512, 2, 256, false, 1, false, false, 4}, // r4 0.994-0.999
     {1024, 4, 128, false, 1, true, false, 6}, // r4 0.997
-    {2048, 2, 128, true, 1, false, true, 6},  // r4 0.952
+    {2048, 8, 128, false, 1, true, false, 2}, // r9 0.994 (r4's persistent 2 x 128 block: 0.952)
     {4096, 2, 256, true, 1, false, false, 3}, // r4 0.996 (staged, the old row: 0.97)
     // r4's direct 2 x 512 (softmax 1.004) and 4 x 512 (0.999) took log-softmax from 0.99 / 0.93
     // to 0.84 / 0.73 and attention from 0.69 / 0.63 to 0.57 / 0.43: the staged rows stay.
     {8192, 4, 256, true, 1, true, false, 1},  // 0.962 (rowfuse-bench 0.97)
     {16384, 8, 256, true, 1, true, false, 1}, // 0.954 (rowfuse-bench 0.96)
     // Rows over a cluster's registers (cluster_exchange; round 6): blocks of 128-256 threads,
-    // four or five an SM. Past 131072 columns block_cluster (0.8; these shapes: 0.82 at most).
+    // four or five an SM; at 262144 columns two blocks of 256 an SM (block_cluster in
+    // rowfuse-bench: 0.75-0.76).
     {32768, 4, 256, true, 4, false, false, 1},   // r6 0.997 (4 x 1024 staged persistent: 0.86)
     {65536, 8, 128, true, 8, false, false, 1},   // r6 0.995 (block_cluster: 0.77-0.83)
     {131072, 8, 128, true, 16, false, false, 1}, // r6 0.973
+    {262144, 8, 256, true, 16, true, false, 1},  // r10 0.817 (4 x 512: 0.783)
 };
+
+/// Log-softmax over 16-bit inputs: softmax's rows but where round 10 (eleventh session) found
+/// log-softmax, whose phase 2 keeps x and sums two floats, faster on other shapes.
+inline constexpr auto log_softmax_16bit = replace_rows(
+    softmax_16bit, {
+                       {16384, 4, 512, true, 1, true, false, 2},    // r10 0.998 (softmax's: 0.944)
+                       {32768, 8, 128, true, 4, false, false, 4},   // r10 0.977 (softmax's: 0.895)
+                       {262144, 4, 512, true, 16, false, false, 2}, // r10 0.757 (softmax's: 0.716)
+                   });
 
 /// Softmax over 16-bit inputs whose load chain masks and whose store chain drops (attention
 /// probabilities: scale -> causal mask -> softmax -> dropout), packs of 8. Measured with
@@ -79,11 +116,14 @@ inline constexpr register_shape softmax_16bit[] = {
 /// (ncu: 38 % of stalls at the first use of the input), so it wants more bytes in flight a
 /// thread than softmax: staged packs everywhere, and from 16384 columns a persistent grid that
 /// stages the next row while it reduces this one. Its engines hold at least softmax_16bit's
-/// widths (warp rows to 1024 columns, block rows to 16384, cluster rows to 131072), so that an
+/// widths (warp rows to 2048 columns, block rows to 16384, cluster rows to 262144), so that an
 /// engine forced by softmax's table also runs here.
 inline constexpr register_shape attention_16bit[] = {
     {512, 2, 256, false, 1, true, false, 1},  // 0.75-0.78 at 128-512 ([0.72-0.74])
     {1024, 4, 128, false, 1, true, false, 6}, // softmax's ([0.79]; 4 x 512 staged: 0.78)
+    // softmax's 2048-column warp row, for forced plans only (the automatic plan takes the block
+    // row below from 1025 columns).
+    {1024, 8, 128, false, 1, true, false, 2},
     {2048, 2, 128, true, 1, true, false, 1},  // 0.890 ([0.80])
     {4096, 4, 128, true, 1, true, false, 1},  // 0.913 ([0.77])
     {8192, 4, 256, true, 1, true, false, 1},  // softmax's, 0.868 (the best surveyed)
@@ -117,6 +157,8 @@ inline constexpr register_shape rmsnorm_16bit[] = {
 // Round 8 (tenth session): the norms' group rows at 32-512 columns under register caps that
 // buy blocks. One block a tile with five or six blocks an SM wins where rounds 1-4 chose
 // persistent grids of three or four: softmax, at 34 registers and six blocks, ran there at 0.99+.
+// Round 9 (tenth session): 1024-4096 columns the same way; softmax at 2048 on a warp a row with 64
+// values a lane (QuACK's shape), layernorm at 4096 on 4 x 128 block rows, six blocks an SM.
 
 /// LayerNorm over 16-bit inputs (three values reduced a row, gamma and beta: the most registers),
 /// the op alone (no load or store nodes; chains take layernorm_chain_16bit).
@@ -124,16 +166,17 @@ inline constexpr register_shape layernorm_16bit[] = {
     {64, 2, 256, false, 1, false, true, 4},    // r8 0.925-0.929 (4 x 128: 0.37-0.72)
     {1024, 4, 128, false, 1, false, false, 6}, // r8 0.950-0.961 at 128-512, r4 0.921 at 1024
     {2048, 2, 128, true, 1, true, true, 1},    // r4 0.942
-    {4096, 2, 256, true, 1, true, true, 3},    // r4 0.922
+    {4096, 4, 128, true, 1, false, false, 6},  // r9 0.994 (r4's 2 x 256 staged persistent: 0.922)
     {8192, 4, 256, true, 1, false, false, 3},  // r4 0.932
     {16384, 4, 512, true, 1, false, false, 2}, // r4 0.946
     {32768, 4, 1024, true, 1, true, true, 1},  // r4 0.861
 };
 
 /// LayerNorm over 16-bit inputs under a load or store chain (the residual block, layernorm ->
-/// fp8): the pipelines run on r4's rows, which were not re-measured with them when round 8 gave
-/// the op alone four packs a thread from 65 to 512 columns (32 values and an operand's packs
-/// under the cap of 80 registers were not tried). The same as layernorm_16bit past 512 columns.
+/// fp8): the pipelines run on r4's rows, which were not re-measured with them when rounds 8 and 9
+/// gave the op alone four packs a thread from 65 to 512 columns and at 4096 (32 values and an
+/// operand's packs under the cap of 80 registers were not tried). The same as layernorm_16bit
+/// past 512 columns but at 4096.
 inline constexpr register_shape layernorm_chain_16bit[] = {
     {512, 2, 256, false, 1, false, true, 4},   // r4 0.894-0.913 (layernorm alone)
     {1024, 4, 128, false, 1, false, false, 6}, // r4 0.921
@@ -144,8 +187,7 @@ inline constexpr register_shape layernorm_chain_16bit[] = {
     {32768, 4, 1024, true, 1, true, true, 1},  // r4 0.861
 };
 
-/// Softmax and log-softmax over fp32 inputs, packs of 4; past 32768 columns a row spans a
-/// cluster's registers.
+/// Softmax over fp32 inputs, packs of 4; past 32768 columns a row spans a cluster's registers.
 inline constexpr register_shape softmax_32bit[] = {
     {256, 2, 512, false, 1, false, false, 1},    // 1.013-1.017
     {512, 4, 256, false, 1, true, false, 1},     // 1.008
@@ -159,6 +201,11 @@ inline constexpr register_shape softmax_32bit[] = {
     {131072, 8, 256, true, 16, false, false, 1}, // r6 1.008 (0.745)
     {262144, 8, 512, true, 16, false, false, 1}, // r6 0.968 (0.641)
 };
+
+/// Log-softmax over fp32 inputs: softmax's rows but at 262144 columns, where log-softmax takes 76
+/// registers on softmax's row (one block an SM, r10 0.664) and 64 under a cap of two, unspilled.
+inline constexpr auto log_softmax_32bit =
+    replace_rows(softmax_32bit, {{262144, 8, 512, true, 16, false, false, 2}}); // r10 0.966
 
 /// RMSNorm over fp32 inputs.
 inline constexpr register_shape rmsnorm_32bit[] = {
@@ -348,7 +395,7 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
     {32768, 16, 512, true, 4, false, false, 1}, // 32 x 1024 spills
 };
 
-/// Which tables an op takes: softmax's (log-softmax's too), attention's (softmax under a load chain
+/// Which tables an op takes: softmax's, log-softmax's, attention's (softmax under a load chain
 /// that masks and a store chain that drops; over fp32 or single elements it takes softmax's),
 /// rmsnorm's, layernorm's (the op alone) or layernorm_chain's (layernorm under a chain; the two
 /// differ on narrow rows only), or a backward op's (they hold two streams): softmax's and
@@ -356,6 +403,7 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
 /// tables (the 16-bit norms' backward rows reach 65536 columns, softmax's backward 32768).
 enum class shape_family {
   softmax,
+  log_softmax, ///< softmax's shapes but at a few widths (single elements: softmax's)
   rmsnorm,
   layernorm,
   softmax_gradient,
@@ -384,12 +432,15 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
   } else if constexpr (Pack == 1 && ElementBytes == 4) {
     return scalar_32bit;
   } else if constexpr (Pack == 1) {
-    return Family == shape_family::softmax || Family == shape_family::attention
+    return Family == shape_family::softmax || Family == shape_family::log_softmax ||
+                   Family == shape_family::attention
                ? scalar_light_16bit
                : scalar_heavy_16bit;
   } else if constexpr (ElementBytes == 4) {
     if constexpr (Family == shape_family::softmax || Family == shape_family::attention)
       return softmax_32bit;
+    else if constexpr (Family == shape_family::log_softmax)
+      return log_softmax_32bit;
     else if constexpr (Family == shape_family::rmsnorm)
       return rmsnorm_32bit;
     else if constexpr (Family == shape_family::layernorm_chain)
@@ -401,6 +452,8 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
       return attention_16bit;
     else if constexpr (Family == shape_family::softmax)
       return softmax_16bit;
+    else if constexpr (Family == shape_family::log_softmax)
+      return log_softmax_16bit;
     else if constexpr (Family == shape_family::rmsnorm)
       return rmsnorm_16bit;
     else if constexpr (Family == shape_family::layernorm_chain)
