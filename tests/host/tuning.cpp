@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <span>
 #include <vector>
@@ -49,6 +50,26 @@ constexpr shape_family families[] = {shape_family::softmax,          shape_famil
 constexpr register_engine engines[] = {register_engine::warp_rows, register_engine::block_rows,
                                        register_engine::cluster_rows};
 
+using table = std::span<rf::tuning::register_shape const>;
+
+/// Runs body(first's table, second's table, key) for every element size and pack width.
+template <class Body> void for_each_table_pair(shape_family first, shape_family second, Body body) {
+  for (auto key : keys) {
+    CAPTURE(key.element_bytes);
+    CAPTURE(key.pack);
+    body(rf::detail::register_shapes(key.element_bytes, key.pack, first),
+         rf::detail::register_shapes(key.element_bytes, key.pack, second), key);
+  }
+}
+
+/// Whether `a`'s widest row of every engine holds what `b`'s does (compare(a's, b's)).
+template <class Compare> void check_widest(table a, table b, int pack, Compare compare) {
+  for (auto engine : engines) {
+    CAPTURE(int(engine));
+    CHECK(compare(widest(a, engine, pack), widest(b, engine, pack)));
+  }
+}
+
 } // namespace
 
 TEST_CASE("every table lists one engine's rows in order of width, each able to hold its width") {
@@ -78,20 +99,12 @@ TEST_CASE("attention's shapes: its own for 16-bit packs, softmax's elsewhere, ev
   auto const attention_wide = rf::detail::register_shapes(2, 8, shape_family::attention);
   auto const softmax_wide = rf::detail::register_shapes(2, 8, shape_family::softmax);
   CHECK(attention_wide.data() != softmax_wide.data());
-  for (auto key : keys) {
-    CAPTURE(key.element_bytes);
-    CAPTURE(key.pack);
-    auto const attention =
-        rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::attention);
-    auto const softmax =
-        rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::softmax);
-    if (key.element_bytes == 4 || key.pack == 1)
-      CHECK(attention.data() == softmax.data());
-    for (auto engine : engines) {
-      CAPTURE(int(engine));
-      CHECK(widest(attention, engine, key.pack) >= widest(softmax, engine, key.pack));
-    }
-  }
+  for_each_table_pair(shape_family::attention, shape_family::softmax,
+                      [](table attention, table softmax, table_key key) {
+                        if (key.element_bytes == 4 || key.pack == 1)
+                          CHECK(attention.data() == softmax.data());
+                        check_widest(attention, softmax, key.pack, std::greater_equal<>{});
+                      });
   // The automatic plan keeps a 32768-column attention row in one block (0.88 of copy, against
   // 0.60 on softmax's cluster row).
   rf::device_info const h100 = test::described_device();
@@ -106,25 +119,17 @@ TEST_CASE("attention's shapes: its own for 16-bit packs, softmax's elsewhere, ev
 
 TEST_CASE("log-softmax's shapes: softmax's but at a few widths, the same widest row of every "
           "engine") {
-  for (auto key : keys) {
-    CAPTURE(key.element_bytes);
-    CAPTURE(key.pack);
-    auto const log =
-        rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::log_softmax);
-    auto const softmax =
-        rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::softmax);
-    REQUIRE(log.size() == softmax.size());
-    int differ = 0;
-    for (std::size_t i = 0; i < log.size(); ++i) {
-      CHECK(log[i].max_cols == softmax[i].max_cols);
-      differ += !(log[i] == softmax[i]);
-    }
-    CHECK(differ <= 3);
-    for (auto engine : engines) {
-      CAPTURE(int(engine));
-      CHECK(widest(log, engine, key.pack) == widest(softmax, engine, key.pack));
-    }
-  }
+  for_each_table_pair(shape_family::log_softmax, shape_family::softmax,
+                      [](table log, table softmax, table_key key) {
+                        REQUIRE(log.size() == softmax.size());
+                        int differ = 0;
+                        for (std::size_t i = 0; i < log.size(); ++i) {
+                          CHECK(log[i].max_cols == softmax[i].max_cols);
+                          differ += !(log[i] == softmax[i]);
+                        }
+                        CHECK(differ <= 3);
+                        check_widest(log, softmax, key.pack, std::equal_to<>{});
+                      });
   // fp32 at 262144 columns: softmax's cluster row under a cap of two blocks an SM.
   auto const log32 = rf::detail::register_shapes(4, 4, shape_family::log_softmax);
   CHECK(log32.back().max_cols == 262144);
@@ -134,25 +139,17 @@ TEST_CASE("log-softmax's shapes: softmax's but at a few widths, the same widest 
 
 TEST_CASE("layernorm alone and under a chain: the same rows past 1024 columns but at 4096, the "
           "same widest row of every engine, their own narrow rows") {
-  for (auto key : keys) {
-    CAPTURE(key.element_bytes);
-    CAPTURE(key.pack);
-    auto const alone =
-        rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::layernorm);
-    auto const chain =
-        rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::layernorm_chain);
-    auto const shared_rows = [](std::span<rf::tuning::register_shape const> shapes) {
-      std::vector<rf::tuning::register_shape> rows;
-      std::ranges::copy_if(shapes, std::back_inserter(rows),
-                           [](auto const& s) { return s.max_cols > 1024 && s.max_cols != 4096; });
-      return rows;
-    };
-    CHECK(shared_rows(alone) == shared_rows(chain));
-    for (auto engine : engines) {
-      CAPTURE(int(engine));
-      CHECK(widest(alone, engine, key.pack) == widest(chain, engine, key.pack));
-    }
-  }
+  auto const shared_rows = [](table shapes) {
+    std::vector<rf::tuning::register_shape> rows;
+    std::ranges::copy_if(shapes, std::back_inserter(rows),
+                         [](auto const& s) { return s.max_cols > 1024 && s.max_cols != 4096; });
+    return rows;
+  };
+  for_each_table_pair(shape_family::layernorm, shape_family::layernorm_chain,
+                      [&](table alone, table chain, table_key key) {
+                        CHECK(shared_rows(alone) == shared_rows(chain));
+                        check_widest(alone, chain, key.pack, std::equal_to<>{});
+                      });
   // 256 fp16 columns: four packs a thread, one block a tile, for the op alone; the residual
   // block's chain keeps two packs on a persistent grid.
   rf::device_info const h100 = test::described_device();
