@@ -33,6 +33,8 @@ char const* to_string(engine_kind kind) {
 
 std::ostream& operator<<(std::ostream& out, plan const& p) {
   out << p.op << " [" << p.rows << " x " << p.cols << "] ";
+  if (!p.refused.empty())
+    return out << "refused (" << p.refused << ")";
   if (p.engine == engine_kind::automatic)
     return out << "nothing to do";
   out << to_string(p.engine) << ", pack " << p.pack;
@@ -163,6 +165,13 @@ std::span<tuning::register_shape const> table_of(tuning::shape_family family) {
   return shapes_for<ElementBytes, Pack, shape_family::norm_gradient>();
 }
 
+/// A plan that cannot run: nothing to launch, and why.
+template <class... Parts> plan refuse(plan p, Parts const&... parts) {
+  p.engine = engine_kind::automatic;
+  p.refused = message(parts...);
+  return p;
+}
+
 } // namespace
 
 std::span<tuning::register_shape const> register_shapes(int element_bytes, int pack,
@@ -172,9 +181,9 @@ std::span<tuning::register_shape const> register_shapes(int element_bytes, int p
   return pack == 1 ? table_of<2, 1>(family) : table_of<2, 8>(family);
 }
 
-plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
-                 device_info const& device, std::span<tuning::register_shape const> shapes,
-                 int cluster_cache_bytes, int streaming_cache_bytes) {
+plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
+              device_info const& device, std::span<tuning::register_shape const> shapes,
+              int cluster_cache_bytes, int streaming_cache_bytes) {
   plan p;
   p.op = op;
   p.rows = rows;
@@ -198,10 +207,9 @@ plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_ki
   case engine_kind::block_rows:
   case engine_kind::cluster_rows:
     if (forced == engine_kind::cluster_rows && device.compute_capability < 90)
-      fail(op,
-           ": engine cluster_rows needs thread-block clusters (compute capability 9.0); "
-           "device ",
-           device.id, " has ", device.compute_capability);
+      return refuse(p, op, ": engine cluster_rows needs thread-block clusters (compute "
+                           "capability 9.0); device ",
+                    device.id, " has ", device.compute_capability);
     ok = try_register(p, forced, true, shapes, device);
     break;
   case engine_kind::block_smem:
@@ -209,10 +217,9 @@ plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_ki
     break;
   case engine_kind::block_cluster:
     if (device.compute_capability < 90)
-      fail(op,
-           ": engine block_cluster needs thread-block clusters (compute capability 9.0); "
-           "device ",
-           device.id, " has ", device.compute_capability);
+      return refuse(p, op, ": engine block_cluster needs thread-block clusters (compute "
+                           "capability 9.0); device ",
+                    device.id, " has ", device.compute_capability);
     ok = try_cluster(p, cols, cluster_cache_bytes, device);
     break;
   case engine_kind::block_uncached:
@@ -233,9 +240,20 @@ plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_ki
         : forced == engine_kind::block_cluster
             ? cluster_max_blocks * (optin - index_t(cluster_reserved_smem)) / cluster_cache_bytes
             : (optin - tuning::streaming_reserved_smem) / streaming_cache_bytes;
-    fail(op, ": engine ", to_string(forced), " cannot run cols = ", cols, " with packs of ", pack,
-         " (", to_string(forced), " holds at most ", most, " columns)");
+    return refuse(p, op, ": engine ", to_string(forced), " cannot run cols = ", cols,
+                  " with packs of ", pack, " (", to_string(forced), " holds at most ", most,
+                  " columns)");
   }
+  return p;
+}
+
+plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
+                 device_info const& device, std::span<tuning::register_shape const> shapes,
+                 int cluster_cache_bytes, int streaming_cache_bytes) {
+  plan p = try_plan(op, rows, cols, pack, forced, device, shapes, cluster_cache_bytes,
+                    streaming_cache_bytes);
+  if (!p.refused.empty())
+    throw error(p.refused);
   return p;
 }
 

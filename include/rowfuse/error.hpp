@@ -17,11 +17,16 @@ public:
 
 namespace detail {
 
+/// "rowfuse: " and the parts, streamed: the text of a rowfuse::error.
+template <class... Parts> std::string message(Parts const&... parts) {
+  std::ostringstream text;
+  text << "rowfuse: ";
+  (text << ... << parts);
+  return text.str();
+}
+
 template <class... Parts> [[noreturn]] void fail(Parts const&... parts) {
-  std::ostringstream message;
-  message << "rowfuse: ";
-  (message << ... << parts);
-  throw error(message.str());
+  throw error(message(parts...));
 }
 
 /// `require(ok, "rf::softmax", "cols", cols, "must be >= 0")` throws

@@ -78,22 +78,19 @@ template <class Y, class DY, class DX> void check_width(bool log, long cols, std
     auto const want = bwd_test::softmax_backward(
         log, bwd_test::values(rf::load(y.h(l.offset), rows, cols, l.ld)),
         bwd_test::values(rf::load(dy.h(l.offset), rows, cols, l.ld)), rows, cols);
-    int const wide = rf::detail::widest_pack<Y>;
-    int const widest = cols % wide == 0 && l.offset == 0 ? wide : 1;
-    bwd_test::for_each_plan(
-        cols, widest, int(sizeof(Y)), rf::tuning::shape_family::softmax_gradient,
-        [&](rf::launch_options options) {
-          test::poison(dx.host);
-          dx.upload();
-          rf::plan const p =
-              run(log, rf::load(static_cast<Y const*>(y.d(l.offset)), rows, cols, l.ld),
-                  rf::load(static_cast<DY const*>(dy.d(l.offset)), rows, cols, l.ld),
-                  rf::store(dx.d(l.offset), l.ld), options);
-          test::sync_and_check();
-          INFO(rf::explain(p));
-          CHECK_MATCHES(bwd_test::compare(dx.download(), want, rows, cols, l.ld, l.offset));
-          return p;
-        });
+    test::for_each_plan([&](rf::launch_options options) {
+      test::poison(dx.host);
+      dx.upload();
+      rf::plan const p = run(log, rf::load(static_cast<Y const*>(y.d(l.offset)), rows, cols, l.ld),
+                             rf::load(static_cast<DY const*>(dy.d(l.offset)), rows, cols, l.ld),
+                             rf::store(dx.d(l.offset), l.ld), options);
+      if (options.dry_run)
+        return p;
+      test::sync_and_check();
+      INFO(rf::explain(p));
+      CHECK_MATCHES(bwd_test::compare(dx.download(), want, rows, cols, l.ld, l.offset));
+      return p;
+    });
   }
 }
 
@@ -164,23 +161,22 @@ TEST_CASE("backward: masked rows give 0, NaN stays in its row, on every engine")
         REQUIRE(want.exact[std::size_t(1 * cols + c)] == 0.0);
       for (long r = 0; r < rows; ++r)
         REQUIRE((nan_rows[r] > 0) == (r == 3));
-      int const widest = cols % 8 == 0 ? 8 : 1;
-      bwd_test::for_each_plan(
-          cols, widest, 2, rf::tuning::shape_family::softmax_gradient,
-          [&](rf::launch_options options) {
-            test::poison(dx.host);
-            dx.upload();
-            rf::plan const p = run(log, rf::load(static_cast<__half const*>(y.d()), rows, cols),
-                                   rf::load(static_cast<__half const*>(dy.d()), rows, cols),
-                                   rf::store(dx.d()), options);
-            test::sync_and_check();
-            INFO(rf::explain(p));
-            auto const got = dx.download();
-            CHECK_MATCHES(bwd_test::compare(got, want, rows, cols, cols, 0));
-            for (long c = 0; c < cols; ++c) // exactly +0 or -0, not merely within tolerance
-              CHECK(rf::detail::widen<float>(got[std::size_t(1 * cols + c)]) == 0.0f);
-            return p;
-          });
+      test::for_each_plan([&](rf::launch_options options) {
+        test::poison(dx.host);
+        dx.upload();
+        rf::plan const p = run(log, rf::load(static_cast<__half const*>(y.d()), rows, cols),
+                               rf::load(static_cast<__half const*>(dy.d()), rows, cols),
+                               rf::store(dx.d()), options);
+        if (options.dry_run)
+          return p;
+        test::sync_and_check();
+        INFO(rf::explain(p));
+        auto const got = dx.download();
+        CHECK_MATCHES(bwd_test::compare(got, want, rows, cols, cols, 0));
+        for (long c = 0; c < cols; ++c) // exactly +0 or -0, not merely within tolerance
+          CHECK(rf::detail::widen<float>(got[std::size_t(1 * cols + c)]) == 0.0f);
+        return p;
+      });
     }
   }
 }
@@ -222,20 +218,20 @@ TEST_CASE("softmax_backward: the attention chain (dropout replayed on dy, scaled
       want.exact[i] *= scale;
       want.slack[i] *= scale;
     }
-    bwd_test::for_each_plan(
-        cols, cols % 8 == 0 ? 8 : 1, 2, rf::tuning::shape_family::softmax_gradient,
-        [&](rf::launch_options options) {
-          test::poison(ds.host);
-          ds.upload();
-          rf::plan const p =
-              rf::softmax_backward(rf::load(static_cast<__nv_bfloat16 const*>(y.d()), rows, cols),
-                                   rf::load(static_cast<__nv_bfloat16 const*>(dp.d()), rows, cols) |
-                                       rf::dropout(p_drop, seed, offset),
-                                   rf::store(ds.d()) | rf::scale(scale), nullptr, options);
-          test::sync_and_check();
-          INFO(rf::explain(p));
-          CHECK_MATCHES(bwd_test::compare(ds.download(), want, rows, cols, cols, 0));
-          return p;
-        });
+    test::for_each_plan([&](rf::launch_options options) {
+      test::poison(ds.host);
+      ds.upload();
+      rf::plan const p =
+          rf::softmax_backward(rf::load(static_cast<__nv_bfloat16 const*>(y.d()), rows, cols),
+                               rf::load(static_cast<__nv_bfloat16 const*>(dp.d()), rows, cols) |
+                                   rf::dropout(p_drop, seed, offset),
+                               rf::store(ds.d()) | rf::scale(scale), nullptr, options);
+      if (options.dry_run)
+        return p;
+      test::sync_and_check();
+      INFO(rf::explain(p));
+      CHECK_MATCHES(bwd_test::compare(ds.download(), want, rows, cols, cols, 0));
+      return p;
+    });
   }
 }

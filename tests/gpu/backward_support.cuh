@@ -218,45 +218,4 @@ inline test::mismatch_report compare_sums(std::vector<float> const& got,
   return r;
 }
 
-/// Whether a forced engine can run `cols` at pack `pack` for a backward op of `family`: its
-/// gradient register shapes, and 8 bytes a cached column (two fp32 caches) in block_smem and
-/// block_cluster.
-inline bool engine_supports(rf::engine_kind kind, long cols, int pack, int element_bytes,
-                            rf::tuning::shape_family family) {
-  try {
-    rf::detail::choose_plan("probe", 1, cols, pack, kind, rf::current_device(),
-                            rf::detail::register_shapes(element_bytes, pack, family), 8, 8);
-    return true;
-  } catch (rf::error const&) {
-    return false;
-  }
-}
-
-/// Runs `launch(options)` (one call, checked, returning its rf::plan) with the automatic plan,
-/// then forcing every engine that can run `cols` at each pack width the views allow. Backward ops
-/// take the gradient register shapes (two streams a thread) of `family`: softmax_gradient (softmax
-/// and log-softmax backward) or norm_gradient. `widest` is the pack the views allow,
-/// `element_bytes` the size of the input's elements.
-template <class Launch>
-void for_each_plan(long cols, int widest, int element_bytes, rf::tuning::shape_family family,
-                   Launch&& launch) {
-  launch(rf::launch_options{});
-  for (rf::engine_kind kind : test::all_engines()) {
-    for (int pack : {0, 1}) {
-      int const effective = pack == 1 ? 1 : widest;
-      if (pack == 1 && widest == 1)
-        continue;
-      if (!engine_supports(kind, cols, effective, element_bytes, family))
-        continue;
-      // Scalar accesses over a re-read wide row take seconds and add nothing the vector run
-      // and the narrower widths do not cover.
-      if (kind == rf::engine_kind::block_uncached && cols > 20000 && pack == 1)
-        continue;
-      rf::plan const p = launch(rf::launch_options{kind, pack});
-      CHECK(p.engine == kind);
-      CHECK(p.pack == effective);
-    }
-  }
-}
-
 } // namespace bwd_test

@@ -370,6 +370,14 @@ TEST_CASE("L1: a forced engine that cannot run the width") {
                       {rf::engine_kind::warp_rows, 0});
         }) == "rowfuse: rf::softmax: engine warp_rows cannot run cols = 4999 with packs of 1 "
               "(warp_rows holds at most 256 columns)");
+  // A dry run says the same in the plan instead of throwing, and launches nothing.
+  rf::plan const dry =
+      rf::softmax(load, rf::store(b.out.d()), nullptr, {rf::engine_kind::warp_rows, 0, true});
+  CHECK(dry.refused == "rowfuse: rf::softmax: engine warp_rows cannot run cols = 5000 with packs "
+                       "of 4 (warp_rows holds at most 512 columns)");
+  CHECK(dry.engine == rf::engine_kind::automatic);
+  CHECK(rf::explain(dry).find("refused (" + dry.refused + ")") != std::string::npos);
+  test::sync_and_check();
   CHECK(b.untouched());
 }
 
@@ -385,6 +393,17 @@ TEST_CASE("L3: a forced pack that the views or the width do not allow") {
           run(2, rf::load(b.xd(), 2, 15), rf::store(b.out.d()), {rf::engine_kind::automatic, 4});
         }) == "rowfuse: rf::layernorm: pack = 4 was forced but the views or cols = 15 do not "
               "allow packs of 4");
+  // A dry run says the same in the plan; bad arguments still throw from one (L4).
+  rf::plan const dry = run(0, rf::load(b.xd() + 1, 2, 16), rf::store(b.out.d()),
+                           {rf::engine_kind::automatic, 4, true});
+  CHECK(dry.refused == "rowfuse: rf::softmax: pack = 4 was forced but the views or cols = 16 do "
+                       "not allow packs of 4");
+  CHECK(dry.engine == rf::engine_kind::automatic);
+  CHECK(test::error_message([&] {
+          run(0, rf::load(b.xd(), 2, 16), rf::store(b.out.d()),
+              {rf::engine_kind::automatic, 3, true});
+        }) == "rowfuse: rf::softmax: pack = 3 is not available; use 0, 1 or 4");
+  test::sync_and_check();
   CHECK(b.untouched());
 }
 

@@ -87,34 +87,29 @@ template <class Combo> void check_combo(Combo combo, long cols, std::mt19937& rn
   float const amax_ref = b.amax.host[0];
   b.host = false;
 
-  // The automatic plan too: chains that mask and drop plan from attention's table, whose rows
-  // past softmax's block rows no forced engine (probed on softmax's table) reaches.
-  std::vector<rf::engine_kind> kinds = test::all_engines();
-  kinds.push_back(rf::engine_kind::automatic);
-  for (rf::engine_kind kind : kinds) {
-    for (int pack : {0, 1}) {
-      int const effective = pack == 1 || cols % 8 != 0 ? 1 : 8;
-      if (kind != rf::engine_kind::automatic && !test::engine_supports(kind, cols, effective))
-        continue;
-      test::poison(b.y.host);
-      b.y.upload();
-      test::poison(b.keep.host);
-      b.keep.upload();
-      b.amax.host[0] = 0.0f;
-      b.amax.upload();
-      rf::plan const p = rf::softmax(make_load(b), make_store(b), nullptr, {kind, pack});
-      test::sync_and_check();
-      INFO(rf::explain(p));
-      CHECK_MATCHES(test::compare(b.y.download(), exact, rows, cols, cols, 0));
-      using store_t = decltype(make_store(b));
-      if constexpr (!std::is_same_v<store_t, rf::store_expr<__half>>) {
-        CHECK(b.keep.download() == keep_ref); // bit-identical mask on every engine
-      }
-      if constexpr (store_t::has_cast) {
-        // amax is max |y| before the cast's scale: fp32 on the GPU, double on the host.
-        CHECK(b.amax.download()[0] == doctest::Approx(amax_ref).epsilon(1e-5));
-        CHECK(amax_ref > 0.0f);
-      }
+  auto const call = [&](rf::launch_options options) {
+    return rf::softmax(make_load(b), make_store(b), nullptr, options);
+  };
+  for (test::planned const& each : test::plans_for(call)) {
+    test::poison(b.y.host);
+    b.y.upload();
+    test::poison(b.keep.host);
+    b.keep.upload();
+    b.amax.host[0] = 0.0f;
+    b.amax.upload();
+    rf::plan const p = call(each.options);
+    test::sync_and_check();
+    test::check_as_planned(p, each);
+    INFO(rf::explain(p));
+    CHECK_MATCHES(test::compare(b.y.download(), exact, rows, cols, cols, 0));
+    using store_t = decltype(make_store(b));
+    if constexpr (!std::is_same_v<store_t, rf::store_expr<__half>>) {
+      CHECK(b.keep.download() == keep_ref); // bit-identical mask on every engine
+    }
+    if constexpr (store_t::has_cast) {
+      // amax is max |y| before the cast's scale: fp32 on the GPU, double on the host.
+      CHECK(b.amax.download()[0] == doctest::Approx(amax_ref).epsilon(1e-5));
+      CHECK(amax_ref > 0.0f);
     }
   }
 }

@@ -96,8 +96,7 @@ TEST_CASE("constant rows give exactly beta, mean exactly the value, rstd 1 / sqr
     std::fill(bias.host.begin(), bias.host.end(), 0.1f);
     bias.upload();
     test::mirrored<__half> y16{std::size_t(rows * cols)};
-    int const widest = cols % 4 == 0 ? 4 : 1;
-    norm_test::for_each_plan(cols, widest, [&](rf::launch_options options) {
+    test::for_each_plan([&](rf::launch_options options) {
       test::poison(b.y.host);
       b.y.upload();
       test::poison(b.mean.host);
@@ -109,6 +108,8 @@ TEST_CASE("constant rows give exactly beta, mean exactly the value, rstd 1 / sqr
       rf::plan const p = rf::layernorm(rf::load(static_cast<float const*>(b.x.d()), rows, cols),
                                        rf::store(b.y.d()), affine, layernorm_op::eps, nullptr,
                                        rf::row_stats{b.mean.d(), b.rstd.d()}, options);
+      if (options.dry_run)
+        return p;
       // Still constant after a load chain, whatever rounding it does: fp16 out is beta rounded.
       test::poison(y16.host);
       y16.upload();

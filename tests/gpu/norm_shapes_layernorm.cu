@@ -49,26 +49,21 @@ TEST_CASE("layernorm alone plans from layernorm's shapes, under a chain from lay
   auto const input = rf::load(static_cast<__half const*>(x.d()), rows, cols);
   auto const affine =
       rf::affine(static_cast<__half const*>(gamma.d()), static_cast<__half const*>(beta.d()));
-  auto const row_of = [](auto const& table, rf::plan const& p) {
-    REQUIRE(p.shape >= 0);
-    REQUIRE(std::size_t(p.shape) < std::size(table));
-    return table[std::size_t(p.shape)];
-  };
   rf::plan const alone = rf::layernorm(input, rf::store(y.d()), affine, 1e-5f, nullptr, {}, dry);
   INFO(rf::explain(alone));
   CHECK(alone.engine == rf::engine_kind::warp_rows);
-  CHECK(row_of(rf::tuning::layernorm_16bit, alone).max_cols == 1024);
+  CHECK(test::table_row(rf::tuning::layernorm_16bit, alone).max_cols == 1024);
   CHECK(alone.packs == 4);
   // The residual block's load chain, and an fp8 store, keep the chain's narrow row.
   auto const residual_sum = input | rf::add(static_cast<__half const*>(residual.d()));
   rf::plan const chain =
       rf::layernorm(residual_sum, rf::store(y.d()), affine, 1e-5f, nullptr, {}, dry);
   INFO(rf::explain(chain));
-  CHECK(row_of(rf::tuning::layernorm_chain_16bit, chain).max_cols == 512);
+  CHECK(test::table_row(rf::tuning::layernorm_chain_16bit, chain).max_cols == 512);
   CHECK(chain.packs == 2);
   rf::plan const scaled = rf::layernorm(input, rf::store(y.d()) | rf::cast<__half>(2.0f), affine,
                                         1e-5f, nullptr, {}, dry);
   INFO(rf::explain(scaled));
-  CHECK(row_of(rf::tuning::layernorm_chain_16bit, scaled).max_cols == 512);
+  CHECK(test::table_row(rf::tuning::layernorm_chain_16bit, scaled).max_cols == 512);
   CHECK(scaled.packs == 2);
 }

@@ -132,33 +132,6 @@ inline test::mismatch_report compare_stats(std::vector<float> const& mean,
   return r;
 }
 
-/// Runs `launch(options)` (which runs one call and checks it, returning its rf::plan) with the
-/// automatic plan, then forcing every engine that can run `cols` at each pack width that the
-/// views allow. `widest` is the pack the views allow (1 when cols or a pointer rule packs
-/// out); pack = 1 is skipped when it is the same plan as pack = 0. `family` names the op's shape
-/// tables, which decide what the register engines hold.
-template <class Launch>
-void for_each_plan(long cols, int widest, Launch&& launch,
-                   rf::tuning::shape_family family = rf::tuning::shape_family::layernorm) {
-  launch(rf::launch_options{});
-  for (rf::engine_kind kind : test::all_engines()) {
-    for (int pack : {0, 1}) {
-      int const effective = pack == 1 ? 1 : widest;
-      if (pack == 1 && widest == 1)
-        continue;
-      if (!test::engine_supports(kind, cols, effective, family))
-        continue;
-      // Scalar accesses over a re-read wide row take seconds and add nothing the vector
-      // run and the narrower widths do not cover.
-      if (kind == rf::engine_kind::block_uncached && cols > 20000 && pack == 1)
-        continue;
-      rf::plan const p = launch(rf::launch_options{kind, pack});
-      CHECK(p.engine == kind);
-      CHECK(p.pack == effective);
-    }
-  }
-}
-
 /// Fills the [rows, cols] view at `offset` with stride `ld` with dist(rng) rounded to T and the
 /// rest of the buffer (the padding past cols, the element before an offset view) with NaN: a
 /// kernel that read outside the view would turn its row to NaN.
@@ -246,10 +219,7 @@ void check_shape(shape_buffers<In, Out, G, B>& b, MakeAffine make_affine) {
       make_affine(static_cast<G const*>(b.gamma.h(off)), static_cast<B const*>(b.beta.h(off))),
       b.mean_ref.h(), b.rstd_ref.h());
   double const absolute = absolute_term(exact);
-  int const wide = rf::detail::widest_pack<In>;
-  int const widest = cols % wide == 0 && off == 0 ? wide : 1;
-
-  for_each_plan(cols, widest, [&](rf::launch_options options) {
+  test::for_each_plan([&](rf::launch_options options) {
     test::poison(b.y.host);
     b.y.upload();
     test::poison(b.mean.host);
@@ -260,6 +230,8 @@ void check_shape(shape_buffers<In, Out, G, B>& b, MakeAffine make_affine) {
         rf::load(static_cast<In const*>(b.x.d(off)), rows, cols, ld), rf::store(b.y.d(off), ld),
         make_affine(static_cast<G const*>(b.gamma.d(off)), static_cast<B const*>(b.beta.d(off))),
         b.mean.d(), b.rstd.d(), options);
+    if (options.dry_run)
+      return p;
     test::sync_and_check();
     INFO(rf::explain(p));
     CHECK_MATCHES(compare(b.y.download(), exact, rows, cols, ld, off, absolute));

@@ -85,22 +85,22 @@ void check_every_engine(std::vector<float> const& values, long rows, long cols, 
                                                       store_of<Scaled>(y_ref.h(), store_scale))
                          : rf::reference::softmax(rf::load(x.h(), rows, cols),
                                                   store_of<Scaled>(y_ref.h(), store_scale));
-  int const wide = rf::detail::widest_pack<In>;
-  for (rf::engine_kind kind : test::all_engines()) {
-    for (int pack : {0, 1}) {
-      int const effective = pack == 1 || cols % wide != 0 ? 1 : wide;
-      if ((pack == 1 && cols % wide != 0) || !test::engine_supports(kind, cols, effective))
-        continue; // pack 1 is pack 0's plan at widths that packs do not divide
-      test::poison(y.host);
-      y.upload();
-      auto const load = rf::load(static_cast<In const*>(x.d()), rows, cols);
-      auto const store = store_of<Scaled>(y.d(), store_scale);
-      rf::plan const p = Log ? rf::log_softmax(load, store, nullptr, {kind, pack})
-                             : rf::softmax(load, store, nullptr, {kind, pack});
-      test::sync_and_check();
-      INFO(rf::explain(p));
-      CHECK_MATCHES(test::compare_within(y.download(), exact, rows, cols, cols, 0, tolerance));
-    }
+  auto const load = rf::load(static_cast<In const*>(x.d()), rows, cols);
+  auto const store = store_of<Scaled>(y.d(), store_scale);
+  auto const call = [&](rf::launch_options options) {
+    return Log ? rf::log_softmax(load, store, nullptr, options)
+               : rf::softmax(load, store, nullptr, options);
+  };
+  for (test::planned const& each : test::plans_for(call)) {
+    if (each.options.engine == rf::engine_kind::automatic)
+      continue; // the forced plans include it
+    test::poison(y.host);
+    y.upload();
+    rf::plan const p = call(each.options);
+    test::sync_and_check();
+    test::check_as_planned(p, each);
+    INFO(rf::explain(p));
+    CHECK_MATCHES(test::compare_within(y.download(), exact, rows, cols, cols, 0, tolerance));
   }
 }
 

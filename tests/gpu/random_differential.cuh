@@ -974,12 +974,9 @@ template <class Combo> failure_log run_case(case_params const& c, std::mt19937_6
   run_plan({});
   if (c.try_forced && log.failures == 0) {
     rf::launch_options forced{c.forced, c.forced_pack, true};
-    bool runnable = true;
-    try {
-      Op::run(b, Load::make(b), Store::make(b), make_affine<Combo>(b), forced);
-    } catch (rf::error const&) {
-      runnable = false; // that engine or pack cannot run this case: the automatic plan did
-    }
+    // Where that engine or pack cannot run this case, the automatic plan did.
+    bool const runnable =
+        Op::run(b, Load::make(b), Store::make(b), make_affine<Combo>(b), forced).refused.empty();
     forced.dry_run = false;
     if (runnable)
       run_plan(forced);

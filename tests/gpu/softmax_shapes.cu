@@ -34,36 +34,28 @@ template <class T, bool Log> void check_width(long cols, std::mt19937& rng) {
                                                         rf::store(y_ref.h(l.offset), l.ld))
                            : rf::reference::softmax(rf::load(x.h(l.offset), rows, cols, l.ld),
                                                     rf::store(y_ref.h(l.offset), l.ld));
-    auto run = [&](rf::launch_options options) {
+    auto const load = rf::load(static_cast<T const*>(x.d(l.offset)), rows, cols, l.ld);
+    auto const store = rf::store(y.d(l.offset), l.ld);
+    auto const call = [&](rf::launch_options options) {
+      return Log ? rf::log_softmax(load, store, nullptr, options)
+                 : rf::softmax(load, store, nullptr, options);
+    };
+    std::vector<test::planned> const plans = test::plans_for(call);
+    // The planner's pack rule, stated independently: 16-byte packs where cols is a multiple of
+    // the pack and every row start is 16-byte aligned, single elements otherwise.
+    int const wide = rf::detail::widest_pack<T>;
+    CHECK(plans.front().plan.pack == (cols % wide == 0 && l.offset == 0 ? wide : 1));
+    for (test::planned const& each : plans) {
       test::poison(y.host);
       y.upload();
-      auto const load = rf::load(static_cast<T const*>(x.d(l.offset)), rows, cols, l.ld);
-      auto const store = rf::store(y.d(l.offset), l.ld);
-      rf::plan const p = Log ? rf::log_softmax(load, store, nullptr, options)
-                             : rf::softmax(load, store, nullptr, options);
+      rf::plan const p = call(each.options);
       test::sync_and_check();
+      test::check_as_planned(p, each);
       INFO(rf::explain(p));
       // log-softmax outputs are x - max - log(sum), terms up to ~20 in magnitude: a few fp32
       // ulps of 20 (2e-6 each) absolute on top of the relative bound.
       CHECK_MATCHES(
           test::compare(y.download(), exact, rows, cols, l.ld, l.offset, Log ? 8e-6 : 0.0));
-      return p;
-    };
-    run({});
-    int const wide = rf::detail::widest_pack<T>;
-    for (rf::engine_kind kind : test::all_engines()) {
-      for (int pack : {0, 1}) {
-        int const effective = pack == 1 || cols % wide != 0 || l.offset != 0 ? 1 : wide;
-        if (!test::engine_supports(kind, cols, effective,
-                                   Log ? rf::tuning::shape_family::log_softmax
-                                       : rf::tuning::shape_family::softmax))
-          continue;
-        if (kind == rf::engine_kind::block_uncached && cols > 20000 && pack == 1)
-          continue;
-        rf::plan const p = run({kind, pack});
-        CHECK(p.engine == kind);
-        CHECK(p.pack == effective);
-      }
     }
   }
 }

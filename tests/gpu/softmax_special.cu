@@ -26,17 +26,20 @@ template <class In, class Out> void check_types(long rows, long cols, std::mt199
   auto const exact =
       rf::reference::softmax(rf::load(x.h(), rows, cols), make_store(y_ref.h(), amax.h()));
   float const amax_ref = amax.host[0];
-  for (rf::engine_kind kind : test::all_engines()) {
-    if (!test::engine_supports(
-            kind, cols, cols % rf::detail::widest_pack<In> ? 1 : rf::detail::widest_pack<In>))
-      continue;
+  auto const call = [&](rf::launch_options options) {
+    return rf::softmax(rf::load(static_cast<In const*>(x.d()), rows, cols),
+                       make_store(y.d(), amax.d()), nullptr, options);
+  };
+  for (test::planned const& each : test::plans_for(call)) {
+    if (each.options.pack == 1)
+      continue; // the widest pack each engine runs: the types' conversions are the subject
     test::poison(y.host);
     y.upload();
     amax.host[0] = 0.0f;
     amax.upload();
-    rf::plan const p = rf::softmax(rf::load(static_cast<In const*>(x.d()), rows, cols),
-                                   make_store(y.d(), amax.d()), nullptr, {kind, 0});
+    rf::plan const p = call(each.options);
     test::sync_and_check();
+    test::check_as_planned(p, each);
     INFO(rf::explain(p));
     CHECK_MATCHES(test::compare(y.download(), exact, rows, cols, cols, 0));
     if constexpr (rf::fp8_element<Out>)
@@ -84,15 +87,19 @@ TEST_CASE("fully masked rows give zeros (log-softmax -inf); NaN and inf stay in 
         CHECK(std::isnan(exact[std::size_t(2 * cols + c)]));
         CHECK(!std::isnan(exact[std::size_t(0 * cols + c)]));
       }
-      for (rf::engine_kind kind : test::all_engines()) {
-        if (!test::engine_supports(kind, cols, cols % 4 ? 1 : 4))
-          continue;
+      auto const load = rf::load(static_cast<float const*>(x.d()), rows, cols);
+      auto const call = [&](rf::launch_options options) {
+        return log ? rf::log_softmax(load, rf::store(y.d()), nullptr, options)
+                   : rf::softmax(load, rf::store(y.d()), nullptr, options);
+      };
+      for (test::planned const& each : test::plans_for(call)) {
+        if (each.options.pack == 1)
+          continue; // the widest pack each engine runs: the special values are the subject
         test::poison(y.host);
         y.upload();
-        auto const load = rf::load(static_cast<float const*>(x.d()), rows, cols);
-        rf::plan const p = log ? rf::log_softmax(load, rf::store(y.d()), nullptr, {kind, 0})
-                               : rf::softmax(load, rf::store(y.d()), nullptr, {kind, 0});
+        rf::plan const p = call(each.options);
         test::sync_and_check();
+        test::check_as_planned(p, each);
         INFO(rf::explain(p));
         CHECK_MATCHES(test::compare(y.download(), exact, rows, cols, cols, 0, log ? 8e-6 : 0.0));
       }
@@ -156,25 +163,20 @@ TEST_CASE("a softmax chain that masks and drops plans from attention's shapes") 
   auto const dropped = rf::store(y.d()) | rf::dropout(0.1f, 7);
   auto const& attention = rf::tuning::attention_16bit;
   auto const& softmax = rf::tuning::softmax_16bit;
-  auto const row_of = [](auto const& table, rf::plan const& p) {
-    REQUIRE(p.shape >= 0);
-    REQUIRE(std::size_t(p.shape) < std::size(table));
-    return table[std::size_t(p.shape)];
-  };
   rf::plan const p = rf::softmax(masked, dropped, nullptr, dry);
   INFO(rf::explain(p));
   CHECK(p.engine == rf::engine_kind::block_rows);
-  CHECK(row_of(attention, p).max_cols == 4096);
-  CHECK(p.packs == row_of(attention, p).packs);
-  CHECK(p.block_threads == row_of(attention, p).block_threads);
+  CHECK(test::table_row(attention, p).max_cols == 4096);
+  CHECK(p.packs == test::table_row(attention, p).packs);
+  CHECK(p.block_threads == test::table_row(attention, p).block_threads);
   // Not measured on attention's shapes: log-softmax, and either half of the chain alone.
   for (rf::plan const& q : {rf::log_softmax(masked, dropped, nullptr, dry),
                             rf::softmax(masked, rf::store(y.d()), nullptr, dry),
                             rf::softmax(rf::load(static_cast<__half const*>(x.d()), rows, cols),
                                         dropped, nullptr, dry)}) {
     INFO(rf::explain(q));
-    CHECK(q.packs == row_of(softmax, q).packs);
-    CHECK(q.block_threads == row_of(softmax, q).block_threads);
+    CHECK(q.packs == test::table_row(softmax, q).packs);
+    CHECK(q.block_threads == test::table_row(softmax, q).block_threads);
     CHECK(q.block_threads != p.block_threads);
   }
 }

@@ -177,18 +177,72 @@ inline std::vector<rf::engine_kind> all_engines() {
           rf::engine_kind::block_cluster, rf::engine_kind::block_uncached};
 }
 
-/// Whether a forced engine can run `cols` at pack `pack`: what choose_plan accepts with the
-/// register shapes of ops of `family` (dispatch/tuning.hpp).
-inline bool engine_supports(rf::engine_kind kind, long cols, int pack,
-                            rf::tuning::shape_family family = rf::tuning::shape_family::softmax) {
-  try {
-    int const element_bytes = pack == 4 ? 4 : 2; // 16-byte packs: 4 fp32 or 8 fp16/bf16
-    rf::detail::choose_plan("probe", 1, cols, pack, kind, rf::current_device(),
-                            rf::detail::register_shapes(element_bytes, pack, family));
-    return true;
-  } catch (rf::error const&) {
-    return false;
+/// The row of tuning table `table` that register plan `p` runs (p.shape indexes it).
+template <class Table> auto table_row(Table const& table, rf::plan const& p) {
+  REQUIRE(p.shape >= 0);
+  REQUIRE(std::size_t(p.shape) < std::size(table));
+  return table[std::size_t(p.shape)];
+}
+
+/// One plan a test runs a call under: the options that force it, and the plan a dry run of the
+/// same call gave for them.
+struct planned {
+  rf::launch_options options;
+  rf::plan plan;
+};
+
+/// The plans a test runs one call under: the automatic plan, then every engine forced at the
+/// widest pack the views allow (pack 0) and at single elements (pack 1, where that is another
+/// plan), wherever a dry run of the same call says it runs. `call(options)` makes the call and
+/// returns its rf::plan; it is called here with options.dry_run only, so nothing is launched.
+/// Scalar accesses on block_uncached past 20000 columns are left out: seconds a call, and nothing
+/// that the vector run and the narrower widths do not cover.
+template <class Call> std::vector<planned> plans_for(Call&& call) {
+  auto const dry = [&](rf::engine_kind kind, int pack) {
+    rf::launch_options options{kind, pack, true};
+    planned const p{{kind, pack}, call(options)};
+    return p;
+  };
+  planned const automatic = dry(rf::engine_kind::automatic, 0);
+  REQUIRE_MESSAGE(automatic.plan.refused.empty(), automatic.plan.refused);
+  std::vector<planned> plans{automatic};
+  for (rf::engine_kind kind : all_engines()) {
+    for (int pack : {0, 1}) {
+      if (pack == 1 && automatic.plan.pack == 1)
+        continue;
+      if (kind == rf::engine_kind::block_uncached && pack == 1 && automatic.plan.cols > 20000)
+        continue;
+      planned const forced = dry(kind, pack);
+      if (forced.plan.refused.empty())
+        plans.push_back(forced);
+    }
   }
+  return plans;
+}
+
+/// A launched plan is the one its dry run gave: the engine forced (or chosen), the pack, the
+/// register shape and the grid.
+inline void check_as_planned(rf::plan const& launched, planned const& expected) {
+  INFO(rf::explain(launched));
+  INFO("dry run: " << rf::explain(expected.plan));
+  CHECK(launched.engine == expected.plan.engine);
+  if (expected.options.engine != rf::engine_kind::automatic)
+    CHECK(launched.engine == expected.options.engine);
+  CHECK(launched.pack == expected.plan.pack);
+  if (expected.options.pack == 1)
+    CHECK(launched.pack == 1);
+  CHECK(launched.shape == expected.plan.shape);
+  CHECK(launched.grid == expected.plan.grid);
+  CHECK(launched.refused.empty());
+}
+
+/// Runs `launch(options)` under every plan test::plans_for finds and checks that each launch ran
+/// its dry run's plan. `launch` makes one call with `options` and returns its rf::plan; with
+/// options.dry_run (plans_for's probes) it returns right after the call, otherwise it checks the
+/// call's outputs.
+template <class Launch> void for_each_plan(Launch&& launch) {
+  for (planned const& each : plans_for(launch))
+    check_as_planned(launch(each.options), each);
 }
 
 } // namespace test

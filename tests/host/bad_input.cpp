@@ -539,6 +539,17 @@ TEST_CASE("L1: a forced engine that cannot run the width") {
   // Every width fits block_uncached; a width that fits is no error.
   CHECK(plan_error(rf::engine_kind::block_uncached, 1000000, 4) == "<no exception>");
   CHECK(plan_error(rf::engine_kind::warp_rows, 512, 4) == "<no exception>");
+  // try_plan (a dry run's planner) gives the same text in the plan, with nothing to launch.
+  rf::plan const refused = rf::detail::try_plan(
+      "rf::softmax", 2, 5000, 4, rf::engine_kind::warp_rows, test::described_device(90),
+      rf::detail::register_shapes(4, 4, rf::tuning::shape_family::softmax));
+  CHECK(refused.refused == plan_error(rf::engine_kind::warp_rows, 5000, 4));
+  CHECK(refused.engine == rf::engine_kind::automatic);
+  rf::plan const runs = rf::detail::try_plan(
+      "rf::softmax", 2, 512, 4, rf::engine_kind::warp_rows, test::described_device(90),
+      rf::detail::register_shapes(4, 4, rf::tuning::shape_family::softmax));
+  CHECK(runs.refused.empty());
+  CHECK(runs.engine == rf::engine_kind::warp_rows);
 }
 
 TEST_CASE("L2: a forced cluster engine on a device below compute capability 9.0") {

@@ -266,9 +266,6 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
       chain_allows_pack<wide>(load) &&
       store.output.aligned_to(pack_alignment<typename Store::element_type, wide>) &&
       chain_allows_pack<wide>(store) && op.template aligned_for_pack<wide>();
-  if (options.pack > 1 && !wide_ok)
-    fail(Op::name, ": pack = ", options.pack, " was forced but the views or cols = ", cols,
-         " do not allow packs of ", wide);
   if (options.pack != 0 && options.pack != 1 && options.pack != wide)
     fail(Op::name, ": pack = ", options.pack, " is not available; use 0, 1 or ", wide);
   if (cols != 0 && (cols < Range.min || cols > Range.max))
@@ -276,19 +273,35 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
          "] this call was compiled for");
 
   int const pack = wide_ok ? wide : 1;
-  plan p = choose_plan(Op::name, rows, cols, pack, options.engine, dev,
-                       register_shapes(int(sizeof(T)), pack, shape_family_of<Op, Load, Store>),
-                       engine::cluster_cache_bytes<Op, Load>,
-                       int(sizeof(float)) * engine::cached_streams<Op>);
+  plan p = try_plan(Op::name, rows, cols, pack, options.engine, dev,
+                    register_shapes(int(sizeof(T)), pack, shape_family_of<Op, Load, Store>),
+                    engine::cluster_cache_bytes<Op, Load>,
+                    int(sizeof(float)) * engine::cached_streams<Op>);
+  if (options.pack > 1 && !wide_ok)
+    p = plan{.op = Op::name,
+             .rows = rows,
+             .cols = cols,
+             .device = dev.id,
+             .refused = message(Op::name, ": pack = ", options.pack,
+                                " was forced but the views or cols = ", cols,
+                                " do not allow packs of ", wide)};
+  if (!p.refused.empty() && !options.dry_run)
+    throw error(p.refused);
   if (p.engine == engine_kind::automatic)
-    return p; // rows == 0 or cols == 0: nothing to do
+    return p; // rows == 0 or cols == 0 (nothing to do), or a dry run's refusal
 
   bool const launched =
       pack == wide ? launch_for_pack<wide, Range>(p, op, load, store, stream, options.dry_run)
                    : launch_for_pack<1, Range>(p, op, load, store, stream, options.dry_run);
-  if (!launched)
-    fail(Op::name, ": the plan ", explain(p), " needs a kernel this call's cols_range [", Range.min,
-         ", ", Range.max, "] left out");
+  if (!launched) {
+    std::string const why = message(Op::name, ": the plan ", explain(p),
+                                    " needs a kernel this call's cols_range [", Range.min, ", ",
+                                    Range.max, "] left out");
+    if (!options.dry_run || options.engine == engine_kind::automatic)
+      throw error(why);
+    p.engine = engine_kind::automatic;
+    p.refused = why;
+  }
   return p;
 }
 

@@ -30,7 +30,10 @@ char const* to_string(engine_kind kind);
 struct launch_options {
   engine_kind engine = engine_kind::automatic;
   int pack = 0;
-  /// Plan, check every argument, and return the plan without launching anything.
+  /// Plan, check every argument, and return the plan without launching anything. Where `engine`
+  /// or `pack` force what this call cannot run, the plan says why (plan::refused) instead of the
+  /// call throwing: a dry run answers "which engines and packs can run this call". Bad arguments
+  /// throw as in a launch.
   bool dry_run = false;
 };
 
@@ -50,6 +53,9 @@ struct plan {
   index_t grid = 0;
   std::size_t dynamic_smem = 0;
   int device = 0;
+  /// Empty, or (a dry run only) why launch_options' forced engine or pack cannot run this call:
+  /// the text the launch would throw. The engine is then automatic (nothing to launch).
+  std::string refused;
 };
 
 std::ostream& operator<<(std::ostream& out, plan const& p);
@@ -78,12 +84,18 @@ std::span<tuning::register_shape const> register_shapes(int element_bytes, int p
                                                         tuning::shape_family family);
 
 /// Chooses engine, shape, packs per thread, group and block for `cols` with packs of `pack`
-/// elements, from `shapes` (register_shapes) for the register engines. Throws rowfuse::error
-/// when `forced` names an engine that cannot run this width. `cluster_cache_bytes` is what
+/// elements, from `shapes` (register_shapes) for the register engines. When `forced` names an
+/// engine that cannot run this width (or this device), the plan's `refused` says why and its
+/// engine is automatic. `cluster_cache_bytes` is what
 /// block_cluster keeps a column in (4 for fp32; the input's size when the load chain is pure,
 /// see engine::caches_raw_input; 8 for a gradient_op), `streaming_cache_bytes` what block_smem
 /// keeps one in (4; 8 for a gradient_op, engine::cached_streams). Grid and shared memory are the
 /// launcher's (complete_plan).
+plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
+              device_info const& device, std::span<tuning::register_shape const> shapes,
+              int cluster_cache_bytes = 4, int streaming_cache_bytes = 4);
+
+/// try_plan, throwing rowfuse::error with the refusal.
 plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
                  device_info const& device, std::span<tuning::register_shape const> shapes,
                  int cluster_cache_bytes = 4, int streaming_cache_bytes = 4);
