@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-10) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-11) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (round 5 only): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -105,7 +105,7 @@ template <int P, int B, bool Whole, int C = 1, int MinBlocks = 1> struct shape {
 
 // Round 3 times single-element shapes on the misaligned layout of `rowfuse-bench --misalign`:
 // every pointer one element off a 16-byte boundary and ld = cols + 1.
-constexpr bool misaligned = ROW_SHAPES_ROUND == 3;
+constexpr bool misaligned = ROW_SHAPES_ROUND == 3 || ROW_SHAPES_ROUND == 11;
 
 /// An op that is the same at every width (the forward ops), as an op maker: a callable from the
 /// input's load expression to the op the kernel takes.
@@ -355,6 +355,20 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
            shape<16, 512, true, 2>{});
   sweep<T>(opname, op, {32767}, shape<32, 1024, true>{}, shape<32, 512, true, 2>{},
            shape<16, 512, true, 4>{}, shape<16, 1024, true, 2>{});
+#elif ROW_SHAPES_ROUND == 11
+  // Round 11: single elements again, each thread holding 16 or 32 of them, after a hand-written
+  // softmax over the same layout (experiments/realign.cu) reached 0.91 at 1000 columns with a warp
+  // a row and 32 elements a lane, and 0.90 at 8191 with 256 threads of 32, where round 3's
+  // kernels stayed at 0.24-0.65.
+  sweep<T>(opname, op, {1000}, shape<32, 128, false>{}, shape<32, 64, false>{},
+           shape<32, 256, false>{}, shape<16, 128, false>{}, shape<8, 128, true>{});
+  sweep<T>(opname, op, {2047}, shape<32, 64, true>{}, shape<16, 128, true>{},
+           shape<8, 256, true>{});
+  sweep<T>(opname, op, {4097, 8191}, shape<32, 256, true>{}, shape<16, 512, true>{},
+           shape<32, 256, true, 1, 2>{});
+  sweep<T>(opname, op, {16383}, shape<32, 512, true>{}, shape<16, 1024, true>{},
+           shape<32, 512, true, 1, 2>{});
+  sweep<T>(opname, op, {32767}, shape<32, 1024, true>{});
 #elif ROW_SHAPES_ROUND == 5
   // Round 5: the backward ops (two streams a thread), 2048 to 131072 columns (fp32 to 262144):
   // whole-block rows of 1, 2, 4 packs a thread over 128-1024 threads with register caps

@@ -113,8 +113,9 @@ template <auto const& Table, int N, cols_range Range> constexpr bool past_regist
 
 template <auto const& Table, std::size_t I, int N> struct register_kernel_config {
   static constexpr tuning::register_shape shape = Table[I];
-  using type = register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
-                               shape.cluster_blocks, shape.min_blocks_per_sm>;
+  using type =
+      register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
+                      shape.cluster_blocks, shape.min_blocks_per_sm, shape.reads_row_first>;
 };
 
 /// Launches `kernel` with clusters of `cluster_blocks` (1: a plain launch) for the completed plan.
@@ -294,9 +295,9 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
       pack == wide ? launch_for_pack<wide, Range>(p, op, load, store, stream, options.dry_run)
                    : launch_for_pack<1, Range>(p, op, load, store, stream, options.dry_run);
   if (!launched) {
-    std::string const why = message(Op::name, ": the plan ", explain(p),
-                                    " needs a kernel this call's cols_range [", Range.min, ", ",
-                                    Range.max, "] left out");
+    std::string const why =
+        message(Op::name, ": the plan ", explain(p), " needs a kernel this call's cols_range [",
+                Range.min, ", ", Range.max, "] left out");
     if (!options.dry_run || options.engine == engine_kind::automatic)
       throw error(why);
     p.engine = engine_kind::automatic;

@@ -12,9 +12,10 @@ namespace rowfuse::detail {
 /// memory (no registers held while in flight; the next row's while the current one is reduced
 /// when a block loops), and the load chain runs on the staged values; packs of 4, 8 or 16 bytes
 /// only (for others the flag is ignored). `MinBlocksPerSM` caps registers a thread at
-/// 64K / (threads x it), as __launch_bounds__ does.
+/// 64K / (threads x it), as __launch_bounds__ does. `ReadsRowFirst`: single elements narrower
+/// than a float are all read before any arithmetic (tuning::register_shape::reads_row_first).
 template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false,
-          int ClusterBlocks = 1, int MinBlocksPerSM = 1>
+          int ClusterBlocks = 1, int MinBlocksPerSM = 1, bool ReadsRowFirst = true>
 struct register_config {
   static_assert(ClusterBlocks == 1 || WholeBlock, "a cluster holds whole-block rows");
   static_assert(ClusterBlocks >= 1 && ClusterBlocks <= 16 &&
@@ -26,6 +27,7 @@ struct register_config {
   static constexpr bool whole_block = WholeBlock;
   static constexpr int cluster_blocks = ClusterBlocks;
   static constexpr int min_blocks_per_sm = MinBlocksPerSM;
+  static constexpr bool reads_row_first = ReadsRowFirst;
   static constexpr int kept_column_values = tuning::kept_column_values;
   /// Whether a thread keeps `sum_values` running chunk sums in registers (tuning.hpp).
   static constexpr bool keeps_chunk_sums(int sum_values) {

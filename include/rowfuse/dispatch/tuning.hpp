@@ -15,7 +15,10 @@ namespace rowfuse::tuning {
 ///  - staged: the input travels by cp.async through shared memory;
 ///  - persistent: a grid of resident blocks that loop over the row tiles (staging the next row
 ///    while reducing this one) instead of one block a tile;
-///  - min_blocks_per_sm: __launch_bounds__' second number (a register cap).
+///  - min_blocks_per_sm: __launch_bounds__' second number (a register cap);
+///  - reads_row_first: single elements narrower than a float (the 16-bit single-element tables)
+///    are all read before any arithmetic; otherwise each is read in the transform loop
+///    (engine/register_engine.cuh's inputs_first). Ignored for packs and fp32.
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -25,6 +28,7 @@ struct register_shape {
   bool staged;
   bool persistent;
   int min_blocks_per_sm;
+  bool reads_row_first = true;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
@@ -253,30 +257,66 @@ inline constexpr register_shape layernorm_chain_32bit[] = {
     {262144, 8, 512, true, 16, true, false, 1},  // r6 0.663 (16 x 256: 0.648)
 };
 
-// Single elements (odd widths or pointers off the 16-byte grid): round 3 of row_shapes.cu on the
-// layout of `rowfuse-bench --misalign` (every pointer one element off, ld = cols + 1), measured at
-// 1000, 2047, 4097, 8191, 16383 and 32767 columns. Rows up to 256 columns were not surveyed.
-// 16-bit elements are far from the copy past 2048 columns: 2-byte loads by 512-1024 threads an
-// SM keep too few bytes in flight, and cannot be staged (cp.async moves 4 bytes or more).
+// Single elements (odd widths or pointers off the 16-byte grid): rounds 3 and 11 of
+// row_shapes.cu on the layout of `rowfuse-bench --misalign` (every pointer one element off, ld =
+// cols + 1), measured at 1000, 2047, 4097, 8191, 16383 and 32767 columns; round 11 (thirteenth
+// session) with 32 elements a thread read in the transform loop (engine/register_engine.cuh's
+// inputs_first). Rows up to 256 columns were not surveyed. 2-byte elements cannot be staged
+// (cp.async moves 4 bytes or more). Group rows of 32 a lane (a warp a row at 1000 columns: 0.26)
+// lose to their address arithmetic, 16-20 instructions an element with a run-time group.
 
-/// Softmax and log-softmax over single 16-bit elements.
+/// Softmax and log-softmax over single 16-bit elements (softmax measured; log-softmax in round 11
+/// too, on the new rows: 0.625 / 0.604 / 0.733 / 0.582 at 2047 / 8191 / 16383 / 32767, against
+/// 0.597 / 0.225 / 0.33 on round 3's rows).
 inline constexpr register_shape scalar_light_16bit[] = {
-    {32, 1, 128, false, 1, false, true, 1},     {256, 8, 128, false, 1, false, true, 1},
-    {1024, 4, 256, true, 1, false, true, 1},    // 0.648 (8 x 128: 0.460)
-    {2048, 8, 256, true, 1, false, true, 1},    // 0.667
-    {8192, 16, 512, true, 1, false, true, 1},   // 0.395 at 4097, 0.394 at 8191
-    {16384, 16, 1024, true, 1, false, true, 1}, // 0.344
-    {32768, 32, 1024, true, 1, false, true, 1}, // 0.296
+    {32, 1, 128, false, 1, false, true, 1},
+    {256, 8, 128, false, 1, false, true, 1},
+    {1024, 4, 256, true, 1, false, true, 1},           // r3 0.648 (8 x 128: 0.460)
+    {2048, 32, 64, true, 1, false, false, 1, false},   // r11 0.812 (r3's 8 x 256: 0.659)
+    {8192, 32, 256, true, 1, false, false, 2, false},  // r11 0.628 at 4097, 0.895 at 8191
+                                                       //   (r3's 16 x 512: 0.34, 0.37)
+    {16384, 32, 512, true, 1, false, false, 2, false}, // r11 0.779 (r3's 16 x 1024: 0.32)
+    {32768, 32, 1024, true, 1, false, true, 1, false}, // r11 0.614 (read first: 0.279)
 };
 
-/// The norms over single 16-bit elements.
-inline constexpr register_shape scalar_heavy_16bit[] = {
+/// The attention pipeline over single 16-bit elements: round 3's softmax rows, read first (round
+/// 11's were measured on softmax alone, not under the pipeline's chain).
+inline constexpr register_shape scalar_attention_16bit[] = {
     {32, 1, 128, false, 1, false, true, 1},     {256, 8, 128, false, 1, false, true, 1},
-    {1024, 16, 64, true, 1, false, true, 1},    // layernorm 0.596 (4 x 256: 0.442)
-    {2048, 16, 128, true, 1, false, true, 1},   // 0.585
-    {8192, 16, 512, true, 1, false, true, 1},   // 0.238 at 4097, 0.377 at 8191
-    {16384, 32, 512, true, 1, false, true, 1},  // 0.384
-    {32768, 32, 1024, true, 1, false, true, 1}, // 0.294
+    {1024, 4, 256, true, 1, false, true, 1},    {2048, 8, 256, true, 1, false, true, 1},
+    {8192, 16, 512, true, 1, false, true, 1},   {16384, 16, 1024, true, 1, false, true, 1},
+    {32768, 32, 1024, true, 1, false, true, 1},
+};
+
+/// The norms over single 16-bit elements (layernorm's and rmsnorm's best rows where they agree).
+inline constexpr register_shape scalar_heavy_16bit[] = {
+    {32, 1, 128, false, 1, false, true, 1},
+    {256, 8, 128, false, 1, false, true, 1},
+    {1024, 16, 64, true, 1, false, true, 1},           // r3 layernorm 0.596 (4 x 256: 0.442)
+    {2048, 16, 128, true, 1, false, true, 1},          // r11 layernorm 0.590 (32 x 64: 0.389)
+    {8192, 32, 256, true, 1, false, false, 2, false},  // r11 layernorm / rmsnorm 0.41 / 0.81 at
+                                                       //   8191, 0.28 / 0.58 at 4097 (r3's
+                                                       //   16 x 512: 0.30 / 0.32, 0.18 / 0.27)
+    {16384, 32, 512, true, 1, false, false, 2, false}, // r11 0.518 / 0.763 (r3's: 0.37 / 0.52)
+    {32768, 32, 1024, true, 1, false, true, 1, false}, // r11 0.446 / 0.613 (read first: 0.33 /
+                                                       //   0.29)
+};
+
+/// RMSNorm over single 16-bit elements: the norms' rows but at 2048 columns, where round 11 found
+/// 32 a thread faster for rmsnorm (layernorm: 0.39 there).
+inline constexpr auto scalar_rmsnorm_16bit = replace_rows(
+    scalar_heavy_16bit, {
+                            {2048, 32, 64, true, 1, false, true, 1, false}, // r11 0.731 (r3's
+                                                                            //   16 x 128: 0.451)
+                        });
+
+/// LayerNorm under a chain (the residual pipelines) over single 16-bit elements: round 3's rows,
+/// read first (round 11 measured the norms alone).
+inline constexpr register_shape scalar_heavy_chain_16bit[] = {
+    {32, 1, 128, false, 1, false, true, 1},     {256, 8, 128, false, 1, false, true, 1},
+    {1024, 16, 64, true, 1, false, true, 1},    {2048, 16, 128, true, 1, false, true, 1},
+    {8192, 16, 512, true, 1, false, true, 1},   {16384, 32, 512, true, 1, false, true, 1},
+    {32768, 32, 1024, true, 1, false, true, 1},
 };
 
 /// Every op over single fp32 elements: staged (4-byte cp.async) from 2048 columns.
@@ -432,10 +472,16 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
   } else if constexpr (Pack == 1 && ElementBytes == 4) {
     return scalar_32bit;
   } else if constexpr (Pack == 1) {
-    return Family == shape_family::softmax || Family == shape_family::log_softmax ||
-                   Family == shape_family::attention
-               ? scalar_light_16bit
-               : scalar_heavy_16bit;
+    if constexpr (Family == shape_family::softmax || Family == shape_family::log_softmax)
+      return scalar_light_16bit;
+    else if constexpr (Family == shape_family::attention)
+      return scalar_attention_16bit;
+    else if constexpr (Family == shape_family::rmsnorm)
+      return scalar_rmsnorm_16bit;
+    else if constexpr (Family == shape_family::layernorm_chain)
+      return scalar_heavy_chain_16bit;
+    else
+      return scalar_heavy_16bit;
   } else if constexpr (ElementBytes == 4) {
     if constexpr (Family == shape_family::softmax || Family == shape_family::attention)
       return softmax_32bit;

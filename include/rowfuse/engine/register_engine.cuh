@@ -267,12 +267,14 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       else
         load.template read_input<N>(row, col_of(p), raw);
     };
-    // Single elements narrower than a float are read for the whole row before any arithmetic:
-    // read in the transform loop below, each load waits behind the arithmetic and branch of the
-    // element before it, which cost 16-bit rows half their speed. Held raw they take half the
-    // row's registers; fp32 elements held raw take as many as the row, and ran slower that way
-    // (bench/NOTES.md, fourth session). Packs are read in the loop (not timed the other way).
-    constexpr bool inputs_first = N == 1 && sizeof(input_t) < 4;
+    // Single elements narrower than a float are read for the whole row before any arithmetic
+    // where the shape says so (Config::reads_row_first): read in the transform loop below, each
+    // load waits behind the arithmetic and branch of the element before it, which cost 16-bit rows
+    // of 4-16 a thread half their speed. Held raw they take half the row's registers: at 32 a
+    // thread those cost blocks an SM, and the loop wins (softmax 8191 columns on 32 x 256: 0.56 ->
+    // 0.90). fp32 elements held raw take as many as the row, and ran slower that way. Packs are
+    // read in the loop (not timed the other way). bench/NOTES.md, fourth and thirteenth sessions.
+    constexpr bool inputs_first = N == 1 && sizeof(input_t) < 4 && Config::reads_row_first;
     [[maybe_unused]] input_t raw_row[inputs_first ? P : 1][N];
     if constexpr (inputs_first) {
       ROWFUSE_UNROLL
