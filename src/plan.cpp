@@ -207,8 +207,9 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
   case engine_kind::block_rows:
   case engine_kind::cluster_rows:
     if (forced == engine_kind::cluster_rows && device.compute_capability < 90)
-      return refuse(p, op, ": engine cluster_rows needs thread-block clusters (compute "
-                           "capability 9.0); device ",
+      return refuse(p, op,
+                    ": engine cluster_rows needs thread-block clusters (compute "
+                    "capability 9.0); device ",
                     device.id, " has ", device.compute_capability);
     ok = try_register(p, forced, true, shapes, device);
     break;
@@ -217,8 +218,9 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
     break;
   case engine_kind::block_cluster:
     if (device.compute_capability < 90)
-      return refuse(p, op, ": engine block_cluster needs thread-block clusters (compute "
-                           "capability 9.0); device ",
+      return refuse(p, op,
+                    ": engine block_cluster needs thread-block clusters (compute "
+                    "capability 9.0); device ",
                     device.id, " has ", device.compute_capability);
     ok = try_cluster(p, cols, cluster_cache_bytes, device);
     break;
