@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-11) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-13) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (round 5 only): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -100,12 +100,16 @@ template <class T> double copy_ms() {
 int sms = 0;
 
 /// One shape: N-element packs, P packs a thread, B threads, whole-block rows or groups, C blocks
-/// a row, minimum blocks an SM.
-template <int P, int B, bool Whole, int C = 1, int MinBlocks = 1> struct shape {};
+/// a row, minimum blocks an SM; single 16-bit elements read before any arithmetic (RowFirst) or
+/// in the transform loop; group rows of a compile-time warp (WholeWarp) or a run-time group.
+template <int P, int B, bool Whole, int C = 1, int MinBlocks = 1, bool RowFirst = true,
+          bool WholeWarp = false>
+struct shape {};
 
 // Round 3 times single-element shapes on the misaligned layout of `rowfuse-bench --misalign`:
 // every pointer one element off a 16-byte boundary and ld = cols + 1.
-constexpr bool misaligned = ROW_SHAPES_ROUND == 3 || ROW_SHAPES_ROUND == 11;
+constexpr bool misaligned = ROW_SHAPES_ROUND == 3 || ROW_SHAPES_ROUND == 11 ||
+                            ROW_SHAPES_ROUND == 12 || ROW_SHAPES_ROUND == 13;
 
 /// An op that is the same at every width (the forward ops), as an op maker: a callable from the
 /// input's load expression to the op the kernel takes.
@@ -180,11 +184,15 @@ template <class MakeOp> index_t unit_rows(MakeOp const& make_op, index_t rows, i
     return 1;
 }
 
-template <class T, class MakeOp, bool Staged, int P, int B, bool Whole, int C, int MinBlocks>
+template <class T, class MakeOp, bool Staged, int P, int B, bool Whole, int C, int MinBlocks,
+          bool RowFirst, bool WholeWarp>
 void run_one(char const* opname, MakeOp const& make_op, index_t cols, double copy,
              bool persistent) {
   constexpr int N = misaligned ? 1 : 16 / sizeof(T);
-  using config = rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks>;
+  using config =
+      rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks, RowFirst, WholeWarp>;
+  if (Staged && !config::template staged<T>)
+    return; // the same kernel as the direct one
   index_t const ld = misaligned ? cols + 1 : cols;
   index_t const rows = elems / ld;
   auto const input = rf::load(static_cast<T const*>(x) + misaligned, rows, cols, ld);
@@ -201,7 +209,7 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
   cudaFuncGetAttributes(&attr, kernel);
   int blocks = 0;
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, B, smem);
-  int group = Whole ? B * C : 1;
+  int group = Whole ? B * C : WholeWarp ? 32 : 1;
   index_t const packs = (cols + N - 1) / N;
   if (!Whole)
     while (group < 32 && index_t(group) * P < packs)
@@ -236,22 +244,29 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
     after_kernel(make_op, rows, cols);
   });
   cudaError_t const err = cudaDeviceSynchronize();
-  std::printf("%-9s %s %6ld P%-2d B%-4d %s C%-2d min%-2d %s %s regs %3d spill %4zu occ %2d grid "
-              "%6ld ratio %.3f %s\n",
-              opname, sizeof(T) == 4 ? "fp32" : "fp16", long(cols), P, B, Whole ? "block" : "group",
-              C, MinBlocks, Staged ? "staged" : "direct", persistent ? "persist" : "tiles  ",
-              attr.numRegs, attr.localSizeBytes, blocks, long(grid), copy / ms,
+  std::printf("%-9s %s %6ld P%-2d B%-4d %s C%-2d min%-2d %s%s %s regs %3d spill %4zu occ %2d "
+              "grid %6ld ratio %.3f %s\n",
+              opname, sizeof(T) == 4 ? "fp32" : "fp16", long(cols), P, B,
+              Whole       ? "block"
+              : WholeWarp ? "warp "
+                          : "group",
+              C, MinBlocks, N == 1 && sizeof(T) < 4 ? (RowFirst ? "first " : "inloop ") : "",
+              Staged ? "staged" : "direct", persistent ? "persist" : "tiles  ", attr.numRegs,
+              attr.localSizeBytes, blocks, long(grid), copy / ms,
               err ? cudaGetErrorString(err) : "");
   std::fflush(stdout);
   (void)cudaGetLastError();
 }
 
-template <class T, class MakeOp, int P, int B, bool Whole, int C, int MinBlocks>
+template <class T, class MakeOp, int P, int B, bool Whole, int C, int MinBlocks, bool RowFirst,
+          bool WholeWarp>
 void run_shape(char const* opname, MakeOp const& make_op, index_t cols, double copy,
-               shape<P, B, Whole, C, MinBlocks>) {
+               shape<P, B, Whole, C, MinBlocks, RowFirst, WholeWarp>) {
   for (bool persistent : {false, true}) {
-    run_one<T, MakeOp, false, P, B, Whole, C, MinBlocks>(opname, make_op, cols, copy, persistent);
-    run_one<T, MakeOp, true, P, B, Whole, C, MinBlocks>(opname, make_op, cols, copy, persistent);
+    run_one<T, MakeOp, false, P, B, Whole, C, MinBlocks, RowFirst, WholeWarp>(opname, make_op, cols,
+                                                                              copy, persistent);
+    run_one<T, MakeOp, true, P, B, Whole, C, MinBlocks, RowFirst, WholeWarp>(opname, make_op, cols,
+                                                                             copy, persistent);
   }
 }
 
@@ -369,6 +384,40 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
   sweep<T>(opname, op, {16383}, shape<32, 512, true>{}, shape<16, 1024, true>{},
            shape<32, 512, true, 1, 2>{});
   sweep<T>(opname, op, {32767}, shape<32, 1024, true>{});
+#elif ROW_SHAPES_ROUND == 12
+  // Round 12: single elements on the misaligned layout again, with the engine's compile-time
+  // warp (register_shape::whole_warp): group rows of 32 values a lane read in the loop at
+  // 300-1000 columns (the row a 1024-column table row would give them) under register caps, and
+  // against the tables' whole-block rows; widths just past half a 32-value block row (4097,
+  // 5000) on narrower or fewer-thread shapes; layernorm's rows from 2047 to 16383.
+  using in_loop_warp = shape<32, 128, false, 1, 1, false, true>;
+  sweep<T>(opname, op, {300, 520, 1000}, in_loop_warp{}, shape<32, 128, false, 1, 6, false, true>{},
+           shape<32, 128, false, 1, 8, false, true>{}, shape<32, 64, false, 1, 1, false, true>{},
+           shape<32, 256, false, 1, 2, false, true>{}, shape<32, 128, false, 1, 1, true, true>{},
+           shape<16, 128, false, 1, 1, false, true>{}, shape<4, 256, true>{},
+           shape<16, 64, true>{});
+  sweep<T>(opname, op, {2047}, shape<32, 64, true, 1, 1, false>{}, shape<16, 128, true>{},
+           shape<32, 64, true, 1, 4, false>{}, shape<16, 128, true, 1, 4, false>{});
+  sweep<T>(opname, op, {4097, 5000, 8191}, shape<32, 256, true, 1, 2, false>{},
+           shape<32, 256, true, 1, 3, false>{}, shape<24, 256, true, 1, 2, false>{},
+           shape<20, 256, true, 1, 3, false>{}, shape<32, 160, true, 1, 3, false>{},
+           shape<16, 512, true, 1, 2, false>{}, shape<16, 512, true, 1, 2, true>{});
+  sweep<T>(opname, op, {16383}, shape<32, 512, true, 1, 2, false>{},
+           shape<16, 1024, true, 1, 1, false>{}, shape<32, 512, true, 1, 1, false>{});
+#elif ROW_SHAPES_ROUND == 13
+  // Round 13: after round 12 found 32 x 160 at 4097-5000 above 32 x 256 (whose threads there
+  // hold 16-20 values of 32), block rows of 32 values a thread over 64-256 threads, each under a
+  // cap near 64 registers and one near 80, at widths between 1500 and 8191.
+  sweep<T>(
+      opname, op,
+      {1500, 2047, 2100, 2600, 3000, 3500, 4000, 4097, 4600, 5000, 5500, 6000, 6500, 7000, 8191},
+      shape<32, 64, true, 1, 16, false>{}, shape<32, 64, true, 1, 12, false>{},
+      shape<32, 96, true, 1, 10, false>{}, shape<32, 96, true, 1, 8, false>{},
+      shape<32, 128, true, 1, 8, false>{}, shape<32, 128, true, 1, 6, false>{},
+      shape<32, 160, true, 1, 6, false>{}, shape<32, 160, true, 1, 5, false>{},
+      shape<32, 192, true, 1, 5, false>{}, shape<32, 192, true, 1, 4, false>{},
+      shape<32, 224, true, 1, 4, false>{}, shape<32, 256, true, 1, 4, false>{},
+      shape<32, 256, true, 1, 3, false>{});
 #elif ROW_SHAPES_ROUND == 5
   // Round 5: the backward ops (two streams a thread), 2048 to 131072 columns (fp32 to 262144):
   // whole-block rows of 1, 2, 4 packs a thread over 128-1024 threads with register caps

@@ -1,6 +1,6 @@
 // The register-shape tables (dispatch/tuning.hpp) keep the properties the planner relies on:
 // rows of one engine in order of width, attention's table able to run every engine forced on
-// softmax's (the tests and users force engines by softmax's capacities), log-softmax's table
+// softmax's (users force engines by softmax's capacities), log-softmax's table
 // softmax's but at a few rows, and layernorm's two tables (the op alone, under a chain) apart on
 // narrow rows and at 4096 columns only.
 #include <doctest/doctest.h>
@@ -88,6 +88,8 @@ TEST_CASE("every table lists one engine's rows in order of width, each able to h
           CAPTURE(s.max_cols);
           CHECK(s.max_cols >= previous);
           CHECK(rf::tuning::capacity(s, key.pack) >= s.max_cols);
+          CHECK(s.block_threads % 32 == 0);
+          CHECK(!(s.whole_warp && s.whole_block)); // a whole warp is a group row's
           previous = s.max_cols;
         }
       }
@@ -103,14 +105,9 @@ TEST_CASE("attention's shapes: its own for 16-bit packs and single elements, sof
                       [](table attention, table softmax, table_key key) {
                         if (key.element_bytes == 4)
                           CHECK(attention.data() == softmax.data());
-                        if (key.element_bytes == 2 && key.pack == 1) {
-                          // Round 3's single-element rows (softmax's are round 11's): the same
-                          // widths.
+                        // Round 3's single-element rows (softmax's are rounds 11-13's).
+                        if (key.element_bytes == 2 && key.pack == 1)
                           CHECK(attention.data() != softmax.data());
-                          REQUIRE(attention.size() == softmax.size());
-                          for (std::size_t i = 0; i < attention.size(); ++i)
-                            CHECK(attention[i].max_cols == softmax[i].max_cols);
-                        }
                         check_widest(attention, softmax, key.pack, std::greater_equal<>{});
                       });
   // The automatic plan keeps a 32768-column attention row in one block (0.88 of copy, against
@@ -146,8 +143,8 @@ TEST_CASE("log-softmax's shapes: softmax's but at a few widths, the same widest 
 }
 
 TEST_CASE("layernorm alone and under a chain: the same rows past 1024 columns but at 4096 (single "
-          "16-bit elements: the same widths), the same widest row of every engine, their own "
-          "narrow rows") {
+          "16-bit elements: their own), the same widest row of every engine, their own narrow "
+          "rows") {
   auto const shared_rows = [](table shapes) {
     std::vector<rf::tuning::register_shape> rows;
     std::ranges::copy_if(shapes, std::back_inserter(rows),
@@ -156,15 +153,12 @@ TEST_CASE("layernorm alone and under a chain: the same rows past 1024 columns bu
   };
   for_each_table_pair(shape_family::layernorm, shape_family::layernorm_chain,
                       [&](table alone, table chain, table_key key) {
-                        if (key.element_bytes == 2 && key.pack == 1) {
-                          // The chain keeps round 3's single-element rows; the op alone takes
-                          // round 11's.
-                          REQUIRE(alone.size() == chain.size());
-                          for (std::size_t i = 0; i < alone.size(); ++i)
-                            CHECK(alone[i].max_cols == chain[i].max_cols);
-                        } else {
+                        // The chain keeps round 3's single-element rows; the op alone takes
+                        // rounds 11-13's.
+                        if (key.element_bytes == 2 && key.pack == 1)
+                          CHECK(alone.data() != chain.data());
+                        else
                           CHECK(shared_rows(alone) == shared_rows(chain));
-                        }
                         check_widest(alone, chain, key.pack, std::equal_to<>{});
                       });
   // 256 fp16 columns: four packs a thread, one block a tile, for the op alone; the residual
@@ -182,4 +176,36 @@ TEST_CASE("layernorm alone and under a chain: the same rows past 1024 columns bu
   CHECK(chain.engine == rf::engine_kind::warp_rows);
   CHECK(chain.packs == 2);
   CHECK(chain.persistent);
+}
+
+TEST_CASE("single 16-bit elements from 257 to 1024 columns: a warp a row, its 32 lanes fixed, "
+          "whatever the width; forced on the pipelines' tables too") {
+  rf::device_info const h100 = test::described_device();
+  for (shape_family family :
+       {shape_family::softmax, shape_family::rmsnorm, shape_family::layernorm}) {
+    CAPTURE(int(family));
+    for (rf::index_t cols : {257, 300, 1000, 1024}) {
+      CAPTURE(cols);
+      rf::plan const p =
+          rf::detail::choose_plan("softmax", 4096, cols, 1, rf::engine_kind::automatic, h100,
+                                  rf::detail::register_shapes(2, 1, family));
+      CHECK(p.engine == rf::engine_kind::warp_rows);
+      CHECK(p.packs == 32);
+      CHECK(p.group == 32);
+      CHECK(p.block_threads == 128);
+    }
+  }
+  // The pipelines keep round 3's rows at 300 columns and take the warp row when forced.
+  for (shape_family family : {shape_family::attention, shape_family::layernorm_chain}) {
+    CAPTURE(int(family));
+    auto const shapes = rf::detail::register_shapes(2, 1, family);
+    rf::plan const automatic =
+        rf::detail::choose_plan("softmax", 4096, 300, 1, rf::engine_kind::automatic, h100, shapes);
+    CHECK(automatic.engine == rf::engine_kind::block_rows);
+    rf::plan const forced =
+        rf::detail::choose_plan("softmax", 4096, 300, 1, rf::engine_kind::warp_rows, h100, shapes);
+    CHECK(forced.engine == rf::engine_kind::warp_rows);
+    CHECK(forced.group == 32);
+    CHECK(shapes[std::size_t(forced.shape)].whole_warp);
+  }
 }

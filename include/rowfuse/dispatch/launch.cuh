@@ -113,9 +113,9 @@ template <auto const& Table, int N, cols_range Range> constexpr bool past_regist
 
 template <auto const& Table, std::size_t I, int N> struct register_kernel_config {
   static constexpr tuning::register_shape shape = Table[I];
-  using type =
-      register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
-                      shape.cluster_blocks, shape.min_blocks_per_sm, shape.reads_row_first>;
+  using type = register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
+                               shape.cluster_blocks, shape.min_blocks_per_sm, shape.reads_row_first,
+                               shape.whole_warp>;
 };
 
 /// Launches `kernel` with clusters of `cluster_blocks` (1: a plain launch) for the completed plan.

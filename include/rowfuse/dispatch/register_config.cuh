@@ -14,10 +14,14 @@ namespace rowfuse::detail {
 /// only (for others the flag is ignored). `MinBlocksPerSM` caps registers a thread at
 /// 64K / (threads x it), as __launch_bounds__ does. `ReadsRowFirst`: single elements narrower
 /// than a float are all read before any arithmetic (tuning::register_shape::reads_row_first).
+/// `WholeWarp`: group rows of 32 lanes, known at compile time (tuning::register_shape::whole_warp).
 template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false,
-          int ClusterBlocks = 1, int MinBlocksPerSM = 1, bool ReadsRowFirst = true>
+          int ClusterBlocks = 1, int MinBlocksPerSM = 1, bool ReadsRowFirst = true,
+          bool WholeWarp = false>
 struct register_config {
   static_assert(ClusterBlocks == 1 || WholeBlock, "a cluster holds whole-block rows");
+  static_assert(!(WholeWarp && WholeBlock), "a whole warp is a group row's shape");
+  static_assert(BlockThreads % 32 == 0, "a block holds whole warps");
   static_assert(ClusterBlocks >= 1 && ClusterBlocks <= 16 &&
                     (ClusterBlocks & (ClusterBlocks - 1)) == 0,
                 "a cluster has 1, 2, 4, 8 or 16 blocks");
@@ -28,6 +32,7 @@ struct register_config {
   static constexpr int cluster_blocks = ClusterBlocks;
   static constexpr int min_blocks_per_sm = MinBlocksPerSM;
   static constexpr bool reads_row_first = ReadsRowFirst;
+  static constexpr bool whole_warp = WholeWarp;
   static constexpr int kept_column_values = tuning::kept_column_values;
   /// Whether a thread keeps `sum_values` running chunk sums in registers (tuning.hpp).
   static constexpr bool keeps_chunk_sums(int sum_values) {

@@ -18,7 +18,12 @@ namespace rowfuse::tuning {
 ///  - min_blocks_per_sm: __launch_bounds__' second number (a register cap);
 ///  - reads_row_first: single elements narrower than a float (the 16-bit single-element tables)
 ///    are all read before any arithmetic; otherwise each is read in the transform loop
-///    (engine/register_engine.cuh's inputs_first). Ignored for packs and fp32.
+///    (engine/register_engine.cuh's inputs_first). Ignored for packs and fp32;
+///  - whole_warp: group rows of exactly one warp, the 32 lanes a compile-time constant, whatever
+///    the width (narrower rows leave lanes idle); otherwise the plan's power of two at run time.
+///    With a run-time group every access recomputes its address from the group (16-20
+///    instructions and a branch an element); with 32 known it is [base + immediate] (single
+///    16-bit elements at 1000 columns, a warp of 32 a lane: 0.27 -> 0.86, thirteenth session).
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -29,6 +34,7 @@ struct register_shape {
   bool persistent;
   int min_blocks_per_sm;
   bool reads_row_first = true;
+  bool whole_warp = false;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
@@ -257,65 +263,95 @@ inline constexpr register_shape layernorm_chain_32bit[] = {
     {262144, 8, 512, true, 16, true, false, 1},  // r6 0.663 (16 x 256: 0.648)
 };
 
-// Single elements (odd widths or pointers off the 16-byte grid): rounds 3 and 11 of
+// Single elements (odd widths or pointers off the 16-byte grid): rounds 3, 11, 12 and 13 of
 // row_shapes.cu on the layout of `rowfuse-bench --misalign` (every pointer one element off, ld =
-// cols + 1), measured at 1000, 2047, 4097, 8191, 16383 and 32767 columns; round 11 (thirteenth
-// session) with 32 elements a thread read in the transform loop (engine/register_engine.cuh's
-// inputs_first). Rows up to 256 columns were not surveyed. 2-byte elements cannot be staged
-// (cp.async moves 4 bytes or more). Group rows of 32 a lane (a warp a row at 1000 columns: 0.26)
-// lose to their address arithmetic, 16-20 instructions an element with a run-time group.
+// cols + 1), fp16, one block a tile. Rounds 11-13 (thirteenth and fourteenth sessions) hold 32
+// elements a thread, read in the transform loop (engine/register_engine.cuh's inputs_first).
+// Rows up to 256 columns were not surveyed. 2-byte elements cannot be staged (cp.async moves 4
+// bytes or more). What the rounds show:
+//  - group rows need their group at compile time (register_shape::whole_warp): a warp of 32 a
+//    lane at 1000 columns ran at 0.27 with a run-time group, 0.86-0.90 with 32 known;
+//  - a row runs near its best only where most of its threads hold all 32 values (the ops' loops
+//    then run unguarded): softmax at 4097 columns 0.62 on 32 x 256 (16-17 values a thread),
+//    0.80 on 32 x 160; so the block rows step by 32-64 threads (1024-2048 columns), each under a
+//    register cap near 64 (80 where the op needs them) that buys resident blocks.
+// Each comment gives the ratio to copy over the row's widths (r13: 2100-8191 columns, whichever
+// surveyed widths it takes) or at the width named, and what held them before.
 
-/// Softmax and log-softmax over single 16-bit elements (softmax measured; log-softmax in round 11
-/// too, on the new rows: 0.625 / 0.604 / 0.733 / 0.582 at 2047 / 8191 / 16383 / 32767, against
-/// 0.597 / 0.225 / 0.33 on round 3's rows).
+/// Softmax and log-softmax over single 16-bit elements (softmax / log-softmax).
 inline constexpr register_shape scalar_light_16bit[] = {
     {32, 1, 128, false, 1, false, true, 1},
     {256, 8, 128, false, 1, false, true, 1},
-    {1024, 4, 256, true, 1, false, true, 1},           // r3 0.648 (8 x 128: 0.460)
-    {2048, 32, 64, true, 1, false, false, 1, false},   // r11 0.812 (r3's 8 x 256: 0.659)
-    {8192, 32, 256, true, 1, false, false, 2, false},  // r11 0.628 at 4097, 0.895 at 8191
-                                                       //   (r3's 16 x 512: 0.34, 0.37)
-    {16384, 32, 512, true, 1, false, false, 2, false}, // r11 0.779 (r3's 16 x 1024: 0.32)
-    {32768, 32, 1024, true, 1, false, true, 1, false}, // r11 0.614 (read first: 0.279)
+    // r12 at 520 / 1000: 0.66 / 0.90, 0.52 / 0.80 (round 3's 4 x 256 block rows: 0.35 / 0.65,
+    // 0.32 / 0.58)
+    {1024, 32, 128, false, 1, false, false, 8, false, true},
+    {2048, 32, 64, true, 1, false, false, 1, false},   // r11 0.812 / 0.62 at 2047
+    {3072, 32, 96, true, 1, false, false, 8, false},   // r13 0.80-0.89 / 0.71-0.83
+    {4096, 32, 128, true, 1, false, false, 8, false},  // r13 0.81-0.94 / 0.69-0.90
+    {5120, 32, 160, true, 1, false, false, 6, false},  // r13 0.77-0.82 / 0.72-0.75 (32 x 256:
+                                                       //   0.62-0.75 / 0.41-0.52)
+    {8192, 32, 256, true, 1, false, false, 4, false},  // r13 0.80-0.90 / 0.70-0.86 (a cap of 2:
+                                                       //   0.90 / 0.60 at 8191)
+    {16384, 32, 512, true, 1, false, false, 2, false}, // r11 0.779 / 0.73 at 16383
+    {32768, 32, 1024, true, 1, false, true, 1, false}, // r11 0.614 / 0.58 at 32767
 };
 
 /// The attention pipeline over single 16-bit elements: round 3's softmax rows, read first (round
-/// 11's were measured on softmax alone, not under the pipeline's chain).
+/// 11-13's were measured on softmax alone, not under the pipeline's chain), and softmax's warp
+/// row for forced plans only (max_cols 256: the automatic plan takes the row before it).
 inline constexpr register_shape scalar_attention_16bit[] = {
-    {32, 1, 128, false, 1, false, true, 1},     {256, 8, 128, false, 1, false, true, 1},
-    {1024, 4, 256, true, 1, false, true, 1},    {2048, 8, 256, true, 1, false, true, 1},
-    {8192, 16, 512, true, 1, false, true, 1},   {16384, 16, 1024, true, 1, false, true, 1},
+    {32, 1, 128, false, 1, false, true, 1},
+    {256, 8, 128, false, 1, false, true, 1},
+    {256, 32, 128, false, 1, false, false, 8, false, true},
+    {1024, 4, 256, true, 1, false, true, 1},
+    {2048, 8, 256, true, 1, false, true, 1},
+    {8192, 16, 512, true, 1, false, true, 1},
+    {16384, 16, 1024, true, 1, false, true, 1},
     {32768, 32, 1024, true, 1, false, true, 1},
 };
 
-/// The norms over single 16-bit elements (layernorm's and rmsnorm's best rows where they agree).
+/// The norms over single 16-bit elements: layernorm's rows (layernorm / rmsnorm), which caps near
+/// 64 registers suit (at 80, layernorm lost 0.05-0.08 on every r13 row).
 inline constexpr register_shape scalar_heavy_16bit[] = {
     {32, 1, 128, false, 1, false, true, 1},
     {256, 8, 128, false, 1, false, true, 1},
-    {1024, 16, 64, true, 1, false, true, 1},           // r3 layernorm 0.596 (4 x 256: 0.442)
-    {2048, 16, 128, true, 1, false, true, 1},          // r11 layernorm 0.590 (32 x 64: 0.389)
-    {8192, 32, 256, true, 1, false, false, 2, false},  // r11 layernorm / rmsnorm 0.41 / 0.81 at
-                                                       //   8191, 0.28 / 0.58 at 4097 (r3's
-                                                       //   16 x 512: 0.30 / 0.32, 0.18 / 0.27)
+    // r12 at 520 / 1000: 0.49 / 0.62, 0.68 / 0.77 (round 3's 16 x 64 block rows: 0.37 / 0.60,
+    // 0.26 / 0.34)
+    {1024, 32, 128, false, 1, false, false, 8, false, true},
+    {2048, 16, 128, true, 1, false, true, 1},          // r12 0.584 / 0.45 at 2047
+    {3072, 32, 96, true, 1, false, false, 10, false},  // r13 0.47-0.52 / 0.71-0.79
+    {4096, 32, 128, true, 1, false, false, 8, false},  // r13 0.48-0.57 / 0.69-0.82
+    {5120, 32, 160, true, 1, false, false, 6, false},  // r13 0.46-0.55 / 0.67-0.79 (32 x 256 at
+                                                       //   a cap of 2: 0.28-0.32 / 0.58-0.67)
+    {8192, 32, 256, true, 1, false, false, 4, false},  // r13 0.48-0.56 / 0.67-0.80 (a cap of 2:
+                                                       //   0.41 / 0.80 at 8191)
     {16384, 32, 512, true, 1, false, false, 2, false}, // r11 0.518 / 0.763 (r3's: 0.37 / 0.52)
     {32768, 32, 1024, true, 1, false, true, 1, false}, // r11 0.446 / 0.613 (read first: 0.33 /
                                                        //   0.29)
 };
 
-/// RMSNorm over single 16-bit elements: the norms' rows but at 2048 columns, where round 11 found
-/// 32 a thread faster for rmsnorm (layernorm: 0.39 there).
-inline constexpr auto scalar_rmsnorm_16bit = replace_rows(
-    scalar_heavy_16bit, {
-                            {2048, 32, 64, true, 1, false, true, 1, false}, // r11 0.731 (r3's
-                                                                            //   16 x 128: 0.451)
-                        });
+/// RMSNorm over single 16-bit elements: the norms' rows but where rounds 11 and 13 found others
+/// faster for rmsnorm (layernorm's figures in brackets).
+inline constexpr auto scalar_rmsnorm_16bit =
+    replace_rows(scalar_heavy_16bit,
+                 {
+                     {2048, 32, 64, true, 1, false, true, 1, false},  // r11 0.731 ([0.39]; r3's
+                                                                      //   16 x 128: 0.451)
+                     {3072, 32, 96, true, 1, false, false, 8, false}, // r13 0.73-0.82 (the cap
+                                                                      //   of 10: 0.71-0.79)
+                 });
 
 /// LayerNorm under a chain (the residual pipelines) over single 16-bit elements: round 3's rows,
-/// read first (round 11 measured the norms alone).
+/// read first (rounds 11-13 measured the norms alone), and the norms' warp row for forced plans
+/// only (max_cols 256: the automatic plan takes the row before it).
 inline constexpr register_shape scalar_heavy_chain_16bit[] = {
-    {32, 1, 128, false, 1, false, true, 1},     {256, 8, 128, false, 1, false, true, 1},
-    {1024, 16, 64, true, 1, false, true, 1},    {2048, 16, 128, true, 1, false, true, 1},
-    {8192, 16, 512, true, 1, false, true, 1},   {16384, 32, 512, true, 1, false, true, 1},
+    {32, 1, 128, false, 1, false, true, 1},
+    {256, 8, 128, false, 1, false, true, 1},
+    {256, 32, 128, false, 1, false, false, 8, false, true},
+    {1024, 16, 64, true, 1, false, true, 1},
+    {2048, 16, 128, true, 1, false, true, 1},
+    {8192, 16, 512, true, 1, false, true, 1},
+    {16384, 32, 512, true, 1, false, true, 1},
     {32768, 32, 1024, true, 1, false, true, 1},
 };
 
@@ -417,7 +453,8 @@ inline constexpr register_shape softmax_gradient_32bit[] = {
     {131072, 4, 512, true, 16, true, false, 2}, // r5 0.740 / 0.727 (0.46 / 0.41)
 };
 
-/// Backward ops over single 16-bit elements: scalar_heavy_16bit's shapes up to 8192 columns.
+/// Backward ops over single 16-bit elements: round 3's norm rows (scalar_heavy_chain_16bit's)
+/// up to 8192 columns.
 inline constexpr register_shape scalar_gradient_16bit[] = {
     {32, 1, 128, false, 1, false, true, 1},     {256, 8, 128, false, 1, false, true, 1},
     {1024, 16, 64, true, 1, false, true, 1},    {2048, 16, 128, true, 1, false, true, 1},

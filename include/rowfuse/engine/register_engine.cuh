@@ -2,8 +2,8 @@
 // reduced, and written once. One kernel template covers every width up to 2^19 columns through
 // three numbers:
 //
-//  - threads per row: a group of 1-32 lanes (a runtime power of two; several rows per warp and
-//    block), or the whole block;
+//  - threads per row: a group of 1-32 lanes (a run-time power of two, or a whole warp known at
+//    compile time; several rows per warp and block), or the whole block;
 //  - packs per thread: how many N-element pieces of the row each thread holds;
 //  - blocks per row: 1, or a thread-block cluster of 2-16 blocks (sm_90+), each holding a slice
 //    of the row in its registers; the blocks exchange their partial statistics once per
@@ -36,7 +36,8 @@ namespace rowfuse::engine {
 /// of the tuning table):
 ///  - `pack`, `packs`: elements a pack, packs a thread;
 ///  - `block_threads`, `whole_block` (the row spans the block and cluster; otherwise a group of
-///    1-32 lanes), `cluster_blocks` (1, or 2-16 with whole_block), `min_blocks_per_sm`
+///    1-32 lanes, 32 at compile time with `whole_warp`), `cluster_blocks` (1, or 2-16 with
+///    whole_block), `min_blocks_per_sm`
 ///    (__launch_bounds__' register cap);
 ///  - `staged<T>`, `staging_slots<T>` (0, 1 or 2), `staging_bytes<T>`: whether inputs of T travel
 ///    by cp.async through shared memory, in how many slots of `packs x block_threads` packs;
@@ -95,7 +96,7 @@ template <class Op, int N> struct chunk_sums_of<Op, N, true> {
 };
 
 /// One launch: row tiles blockIdx.x / C, + gridDim.x / C, ... of the op. `group_log2` is log2
-/// of the lanes per row for group rows (ignored for whole-block rows).
+/// of the lanes per row for group rows (ignored for whole-block and whole-warp rows).
 template <class Config, class Op, class Load, class Store>
 __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_sm)
     register_kernel(Op op, Load load, Store store, index_t rows, index_t cols, int group_log2) {
@@ -122,7 +123,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     }
     cluster_exchange_start();
   }
-  int const group = Config::whole_block ? B * C : 1 << group_log2;
+  int const group = Config::whole_block ? B * C : Config::whole_warp ? 32 : 1 << group_log2;
   int const lane =
       Config::whole_block ? rank * B + int(threadIdx.x) : int(threadIdx.x) & (group - 1);
   int const rows_per_block = Config::whole_block ? 1 : B / group;
