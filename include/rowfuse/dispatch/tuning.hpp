@@ -311,7 +311,7 @@ inline constexpr register_shape scalar_attention_16bit[] = {
 };
 
 /// The norms over single 16-bit elements: layernorm's rows (layernorm / rmsnorm), which caps near
-/// 64 registers suit (at 80, layernorm lost 0.05-0.08 on every r13 row).
+/// 64 registers suit (at 80, layernorm lost 0.05-0.08 on r13's rows of 128-256 threads).
 inline constexpr register_shape scalar_heavy_16bit[] = {
     {32, 1, 128, false, 1, false, true, 1},
     {256, 8, 128, false, 1, false, true, 1},
