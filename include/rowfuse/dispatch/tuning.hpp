@@ -69,6 +69,18 @@ replace_rows(register_shape const (&base)[Size], register_shape const (&replacin
   return rows;
 }
 
+/// `narrow`'s rows, then `wide`'s: for two ops' tables that share their wide rows.
+template <std::size_t Narrow, std::size_t Wide>
+constexpr std::array<register_shape, Narrow + Wide>
+join_rows(register_shape const (&narrow)[Narrow], register_shape const (&wide)[Wide]) {
+  std::array<register_shape, Narrow + Wide> rows{};
+  for (std::size_t i = 0; i < Narrow; ++i)
+    rows[i] = narrow[i];
+  for (std::size_t i = 0; i < Wide; ++i)
+    rows[Narrow + i] = wide[i];
+  return rows;
+}
+
 // The tables below were measured on an H100 80GB HBM3 on 2026-11-23 with
 // bench/experiments/row_shapes.cu (2^27 elements, inputs uniform in [-4, 4), ratio to a
 // device-to-device copy of the same bytes timed in the same run; rounds 1, 2 and 4 in
@@ -170,32 +182,38 @@ inline constexpr register_shape rmsnorm_16bit[] = {
 // Round 9 (tenth session): 1024-4096 columns the same way; softmax at 2048 on a warp a row with 64
 // values a lane (QuACK's shape), layernorm at 4096 on 4 x 128 block rows, six blocks an SM.
 
-/// LayerNorm over 16-bit inputs (three values reduced a row, gamma and beta: the most registers),
-/// the op alone (no load or store nodes; chains take layernorm_chain_16bit).
-inline constexpr register_shape layernorm_16bit[] = {
-    {64, 2, 256, false, 1, false, true, 4},    // r8 0.925-0.929 (4 x 128: 0.37-0.72)
-    {1024, 4, 128, false, 1, false, false, 6}, // r8 0.950-0.961 at 128-512, r4 0.921 at 1024
-    {2048, 2, 128, true, 1, true, true, 1},    // r4 0.942
-    {4096, 4, 128, true, 1, false, false, 6},  // r9 0.994 (r4's 2 x 256 staged persistent: 0.922)
+/// LayerNorm's 16-bit rows past 4096 columns, the op alone and under a chain.
+inline constexpr register_shape layernorm_16bit_past_4096[] = {
     {8192, 4, 256, true, 1, false, false, 3},  // r4 0.932
     {16384, 4, 512, true, 1, false, false, 2}, // r4 0.946
     {32768, 4, 1024, true, 1, true, true, 1},  // r4 0.861
 };
 
+/// LayerNorm over 16-bit inputs (three values reduced a row, gamma and beta: the most registers),
+/// the op alone (no load or store nodes; chains take layernorm_chain_16bit).
+inline constexpr auto layernorm_16bit = join_rows(
+    {
+        {64, 2, 256, false, 1, false, true, 4},    // r8 0.925-0.929 (4 x 128: 0.37-0.72)
+        {1024, 4, 128, false, 1, false, false, 6}, // r8 0.950-0.961 at 128-512, r4 0.921 at 1024
+        {2048, 2, 128, true, 1, true, true, 1},    // r4 0.942
+        {4096, 4, 128, true, 1, false, false, 6},  // r9 0.994 (r4's 2 x 256 staged persistent:
+                                                   //   0.922)
+    },
+    layernorm_16bit_past_4096);
+
 /// LayerNorm over 16-bit inputs under a load or store chain (the residual block, layernorm ->
 /// fp8): the pipelines run on r4's rows, which were not re-measured with them when rounds 8 and 9
 /// gave the op alone four packs a thread from 65 to 512 columns and at 4096 (32 values and an
-/// operand's packs under the cap of 80 registers were not tried). The same as layernorm_16bit
-/// past 512 columns but at 4096.
-inline constexpr register_shape layernorm_chain_16bit[] = {
-    {512, 2, 256, false, 1, false, true, 4},   // r4 0.894-0.913 (layernorm alone)
-    {1024, 4, 128, false, 1, false, false, 6}, // r4 0.921
-    {2048, 2, 128, true, 1, true, true, 1},    // r4 0.942
-    {4096, 2, 256, true, 1, true, true, 3},    // r4 0.922
-    {8192, 4, 256, true, 1, false, false, 3},  // r4 0.932
-    {16384, 4, 512, true, 1, false, false, 2}, // r4 0.946
-    {32768, 4, 1024, true, 1, true, true, 1},  // r4 0.861
-};
+/// operand's packs under the cap of 80 registers were not tried). layernorm_16bit's rows past 512
+/// columns but at 4096.
+inline constexpr auto layernorm_chain_16bit = join_rows(
+    {
+        {512, 2, 256, false, 1, false, true, 4},   // r4 0.894-0.913 (layernorm alone)
+        {1024, 4, 128, false, 1, false, false, 6}, // r4 0.921
+        {2048, 2, 128, true, 1, true, true, 1},    // r4 0.942
+        {4096, 2, 256, true, 1, true, true, 3},    // r4 0.922
+    },
+    layernorm_16bit_past_4096);
 
 /// Softmax over fp32 inputs, packs of 4; past 32768 columns a row spans a cluster's registers.
 inline constexpr register_shape softmax_32bit[] = {
@@ -232,10 +250,8 @@ inline constexpr register_shape rmsnorm_32bit[] = {
     {262144, 8, 512, true, 16, false, false, 1}, // r6 0.849 (under a cap of 2 blocks: 0.48)
 };
 
-/// LayerNorm over fp32 inputs, the op alone (chains take layernorm_chain_32bit).
-inline constexpr register_shape layernorm_32bit[] = {
-    {32, 2, 256, false, 1, true, false, 5},      // r8 1.008 (4 x 128: 0.61)
-    {512, 4, 128, false, 1, true, false, 6},     // r8 1.011-1.019 (r4's rows: 0.94 / 1.002)
+/// LayerNorm's fp32 rows past 512 columns, the op alone and under a chain.
+inline constexpr register_shape layernorm_32bit_past_512[] = {
     {1024, 2, 128, true, 1, false, false, 1},    // rowfuse-bench 1.01 (r4: 0.94-0.97)
     {2048, 2, 256, true, 1, false, true, 1},     // r4 0.965
     {4096, 4, 256, true, 1, true, false, 3},     // r4 1.016 (direct: 0.93 in the bench)
@@ -247,21 +263,22 @@ inline constexpr register_shape layernorm_32bit[] = {
     {262144, 8, 512, true, 16, true, false, 1},  // r6 0.663 (16 x 256: 0.648)
 };
 
+/// LayerNorm over fp32 inputs, the op alone (chains take layernorm_chain_32bit).
+inline constexpr auto layernorm_32bit = join_rows(
+    {
+        {32, 2, 256, false, 1, true, false, 5},  // r8 1.008 (4 x 128: 0.61)
+        {512, 4, 128, false, 1, true, false, 6}, // r8 1.011-1.019 (r4's rows: 0.94 / 1.002)
+    },
+    layernorm_32bit_past_512);
+
 /// LayerNorm over fp32 inputs under a load or store chain: r4's rows, as layernorm_chain_16bit;
-/// the same as layernorm_32bit past 512 columns.
-inline constexpr register_shape layernorm_chain_32bit[] = {
-    {256, 2, 256, false, 1, false, true, 1},     // r4 0.940-0.946 (layernorm alone)
-    {512, 4, 256, false, 1, true, false, 3},     // r4 1.002
-    {1024, 2, 128, true, 1, false, false, 1},    // rowfuse-bench 1.01 (r4: 0.94-0.97)
-    {2048, 2, 256, true, 1, false, true, 1},     // r4 0.965
-    {4096, 4, 256, true, 1, true, false, 3},     // r4 1.016 (direct: 0.93 in the bench)
-    {8192, 4, 512, true, 1, false, false, 2},    // r4 0.998 (one block an SM: 0.78 in the bench)
-    {16384, 8, 512, true, 1, false, false, 1},   // r4 0.984
-    {32768, 8, 256, true, 4, false, false, 2},   // r6 0.973 (8 x 1024 staged: 0.863)
-    {65536, 8, 256, true, 8, false, false, 2},   // r6 0.930 (0.61 before cluster_exchange)
-    {131072, 8, 256, true, 16, false, false, 2}, // r6 0.805
-    {262144, 8, 512, true, 16, true, false, 1},  // r6 0.663 (16 x 256: 0.648)
-};
+/// layernorm_32bit's past 512 columns.
+inline constexpr auto layernorm_chain_32bit = join_rows(
+    {
+        {256, 2, 256, false, 1, false, true, 1}, // r4 0.940-0.946 (layernorm alone)
+        {512, 4, 256, false, 1, true, false, 3}, // r4 1.002
+    },
+    layernorm_32bit_past_512);
 
 // Single elements (odd widths or pointers off the 16-byte grid): rounds 3, 11, 12 and 13 of
 // row_shapes.cu on the layout of `rowfuse-bench --misalign` (every pointer one element off, ld =
