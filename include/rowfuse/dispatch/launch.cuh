@@ -274,18 +274,18 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
          "] this call was compiled for");
 
   int const pack = wide_ok ? wide : 1;
-  plan p = try_plan(Op::name, rows, cols, pack, options.engine, dev,
-                    register_shapes(int(sizeof(T)), pack, shape_family_of<Op, Load, Store>),
-                    engine::cluster_cache_bytes<Op, Load>,
-                    int(sizeof(float)) * engine::cached_streams<Op>);
-  if (options.pack > 1 && !wide_ok)
-    p = plan{.op = Op::name,
-             .rows = rows,
-             .cols = cols,
-             .device = dev.id,
-             .refused = message(Op::name, ": pack = ", options.pack,
-                                " was forced but the views or cols = ", cols,
-                                " do not allow packs of ", wide)};
+  plan p = options.pack > 1 && !wide_ok
+               ? plan{.op = Op::name,
+                      .rows = rows,
+                      .cols = cols,
+                      .device = dev.id,
+                      .refused = message(Op::name, ": pack = ", options.pack,
+                                         " was forced but the views or cols = ", cols,
+                                         " do not allow packs of ", wide)}
+               : try_plan(Op::name, rows, cols, pack, options.engine, dev,
+                          register_shapes(int(sizeof(T)), pack, shape_family_of<Op, Load, Store>),
+                          engine::cluster_cache_bytes<Op, Load>,
+                          int(sizeof(float)) * engine::cached_streams<Op>);
   if (!p.refused.empty() && !options.dry_run)
     throw error(p.refused);
   if (p.engine == engine_kind::automatic)
