@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-13) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-14) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (round 5 only): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -109,7 +109,8 @@ struct shape {};
 // Round 3 times single-element shapes on the misaligned layout of `rowfuse-bench --misalign`:
 // every pointer one element off a 16-byte boundary and ld = cols + 1.
 constexpr bool misaligned = ROW_SHAPES_ROUND == 3 || ROW_SHAPES_ROUND == 11 ||
-                            ROW_SHAPES_ROUND == 12 || ROW_SHAPES_ROUND == 13;
+                            ROW_SHAPES_ROUND == 12 || ROW_SHAPES_ROUND == 13 ||
+                            ROW_SHAPES_ROUND == 14;
 
 /// An op that is the same at every width (the forward ops), as an op maker: a callable from the
 /// input's load expression to the op the kernel takes.
@@ -418,6 +419,11 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
       shape<32, 192, true, 1, 5, false>{}, shape<32, 192, true, 1, 4, false>{},
       shape<32, 224, true, 1, 4, false>{}, shape<32, 256, true, 1, 4, false>{},
       shape<32, 256, true, 1, 3, false>{});
+#elif ROW_SHAPES_ROUND == 14
+  // Round 14: one shape for a profiler run (ncu), layernorm against rmsnorm on the row they share
+  // at 8191 columns, and the warp row at 1000.
+  sweep<T>(opname, op, {8191}, shape<32, 256, true, 1, 4, false>{});
+  sweep<T>(opname, op, {1000}, shape<32, 128, false, 1, 8, false, true>{});
 #elif ROW_SHAPES_ROUND == 5
   // Round 5: the backward ops (two streams a thread), 2048 to 131072 columns (fp32 to 262144):
   // whole-block rows of 1, 2, 4 packs a thread over 128-1024 threads with register caps
