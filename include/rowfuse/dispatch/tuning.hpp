@@ -295,7 +295,8 @@ inline constexpr auto layernorm_chain_32bit = join_rows(
 // Each comment gives the ratio to copy over the row's widths (r13: 2100-8191 columns, whichever
 // surveyed widths it takes) or at the width named, and what held them before.
 
-/// Softmax and log-softmax over single 16-bit elements (softmax / log-softmax).
+/// Softmax (and log-softmax, but at 2048 columns) over single 16-bit elements (softmax /
+/// log-softmax).
 inline constexpr register_shape scalar_light_16bit[] = {
     {32, 1, 128, false, 1, false, true, 1},
     {256, 8, 128, false, 1, false, true, 1},
@@ -313,19 +314,32 @@ inline constexpr register_shape scalar_light_16bit[] = {
     {32768, 32, 1024, true, 1, false, true, 1, false}, // r11 0.614 / 0.58 at 32767
 };
 
-/// The attention pipeline over single 16-bit elements: round 3's softmax rows, read first (round
-/// 11-13's were measured on softmax alone, not under the pipeline's chain), and softmax's warp
-/// row for forced plans only (max_cols 256: the automatic plan takes the row before it).
-inline constexpr register_shape scalar_attention_16bit[] = {
+/// Log-softmax over single 16-bit elements: softmax's rows but at 2048 columns, where a cap of 12
+/// blocks (80 registers, against 134) gains log-softmax what it does not gain softmax (r13: 0.727
+/// against 0.621; softmax 0.805 against 0.812).
+inline constexpr auto scalar_log_softmax_16bit =
+    replace_rows(scalar_light_16bit, {
+                                         {2048, 32, 64, true, 1, false, false, 12, false},
+                                     });
+
+/// The pipelines' single 16-bit rows to 256 columns (round 3's, read first), and the plain ops'
+/// warp row for forced plans only (max_cols 256: the automatic plan takes the row before it).
+/// Rounds 11-13 measured the plain ops alone, not under the pipelines' chains.
+inline constexpr register_shape scalar_pipeline_narrow_16bit[] = {
     {32, 1, 128, false, 1, false, true, 1},
     {256, 8, 128, false, 1, false, true, 1},
     {256, 32, 128, false, 1, false, false, 8, false, true},
-    {1024, 4, 256, true, 1, false, true, 1},
-    {2048, 8, 256, true, 1, false, true, 1},
-    {8192, 16, 512, true, 1, false, true, 1},
-    {16384, 16, 1024, true, 1, false, true, 1},
-    {32768, 32, 1024, true, 1, false, true, 1},
 };
+
+/// The attention pipeline over single 16-bit elements: round 3's softmax rows, read first.
+inline constexpr auto scalar_attention_16bit =
+    join_rows(scalar_pipeline_narrow_16bit, {
+                                                {1024, 4, 256, true, 1, false, true, 1},
+                                                {2048, 8, 256, true, 1, false, true, 1},
+                                                {8192, 16, 512, true, 1, false, true, 1},
+                                                {16384, 16, 1024, true, 1, false, true, 1},
+                                                {32768, 32, 1024, true, 1, false, true, 1},
+                                            });
 
 /// The norms over single 16-bit elements: layernorm's rows (layernorm / rmsnorm), which caps near
 /// 64 registers suit (at 80, layernorm lost 0.05-0.08 on r13's rows of 128-256 threads).
@@ -358,19 +372,16 @@ inline constexpr auto scalar_rmsnorm_16bit =
                                                                       //   of 10: 0.71-0.79)
                  });
 
-/// LayerNorm under a chain (the residual pipelines) over single 16-bit elements: round 3's rows,
-/// read first (rounds 11-13 measured the norms alone), and the norms' warp row for forced plans
-/// only (max_cols 256: the automatic plan takes the row before it).
-inline constexpr register_shape scalar_heavy_chain_16bit[] = {
-    {32, 1, 128, false, 1, false, true, 1},
-    {256, 8, 128, false, 1, false, true, 1},
-    {256, 32, 128, false, 1, false, false, 8, false, true},
-    {1024, 16, 64, true, 1, false, true, 1},
-    {2048, 16, 128, true, 1, false, true, 1},
-    {8192, 16, 512, true, 1, false, true, 1},
-    {16384, 32, 512, true, 1, false, true, 1},
-    {32768, 32, 1024, true, 1, false, true, 1},
-};
+/// LayerNorm under a chain (the residual pipelines) over single 16-bit elements: round 3's norm
+/// rows, read first.
+inline constexpr auto scalar_heavy_chain_16bit =
+    join_rows(scalar_pipeline_narrow_16bit, {
+                                                {1024, 16, 64, true, 1, false, true, 1},
+                                                {2048, 16, 128, true, 1, false, true, 1},
+                                                {8192, 16, 512, true, 1, false, true, 1},
+                                                {16384, 32, 512, true, 1, false, true, 1},
+                                                {32768, 32, 1024, true, 1, false, true, 1},
+                                            });
 
 /// Every op over single fp32 elements: staged (4-byte cp.async) from 2048 columns.
 inline constexpr register_shape scalar_32bit[] = {
@@ -470,8 +481,8 @@ inline constexpr register_shape softmax_gradient_32bit[] = {
     {131072, 4, 512, true, 16, true, false, 2}, // r5 0.740 / 0.727 (0.46 / 0.41)
 };
 
-/// Backward ops over single 16-bit elements: round 3's norm rows (scalar_heavy_chain_16bit's)
-/// up to 8192 columns.
+/// Backward ops over single 16-bit elements: round 3's norm rows (scalar_heavy_chain_16bit's
+/// without the forced warp row) up to 8192 columns.
 inline constexpr register_shape scalar_gradient_16bit[] = {
     {32, 1, 128, false, 1, false, true, 1},     {256, 8, 128, false, 1, false, true, 1},
     {1024, 16, 64, true, 1, false, true, 1},    {2048, 16, 128, true, 1, false, true, 1},
@@ -497,7 +508,7 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
 /// tables (the 16-bit norms' backward rows reach 65536 columns, softmax's backward 32768).
 enum class shape_family {
   softmax,
-  log_softmax, ///< softmax's shapes but at a few widths (single elements: softmax's)
+  log_softmax, ///< softmax's shapes but at a few widths (single elements too)
   rmsnorm,
   layernorm,
   softmax_gradient,
@@ -526,8 +537,10 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
   } else if constexpr (Pack == 1 && ElementBytes == 4) {
     return scalar_32bit;
   } else if constexpr (Pack == 1) {
-    if constexpr (Family == shape_family::softmax || Family == shape_family::log_softmax)
+    if constexpr (Family == shape_family::softmax)
       return scalar_light_16bit;
+    else if constexpr (Family == shape_family::log_softmax)
+      return scalar_log_softmax_16bit;
     else if constexpr (Family == shape_family::attention)
       return scalar_attention_16bit;
     else if constexpr (Family == shape_family::rmsnorm)
