@@ -8,6 +8,8 @@
 
 #include <rowfuse/rowfuse.cuh>
 
+#include "median_time.cuh"
+
 namespace rf = rowfuse;
 using rf::index_t;
 
@@ -16,21 +18,7 @@ cudaEvent_t e0, e1;
 constexpr index_t elems = index_t(1) << 27;
 
 template <class F> double time_ms(F f) {
-  for (int i = 0; i < 3; ++i)
-    f();
-  std::vector<float> ms;
-  for (int i = 0; i < 11; ++i) {
-    cudaMemsetAsync(flush, i, 256u << 20);
-    cudaEventRecord(e0);
-    f();
-    cudaEventRecord(e1);
-    cudaEventSynchronize(e1);
-    float t;
-    cudaEventElapsedTime(&t, e0, e1);
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  return median_time{3, 11, flush, 256u << 20, e0, e1}(f);
 }
 
 template <class T, class Run> void sweep(char const* name, void* x, void* y, Run run) {

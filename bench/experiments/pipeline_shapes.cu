@@ -52,6 +52,8 @@
 
 #include <rowfuse/rowfuse.cuh>
 
+#include "median_time.cuh"
+
 #include "../harness.hpp"
 
 #ifndef PIPELINE_SHAPES_PART
@@ -102,21 +104,7 @@ struct device_memory {
 constexpr std::size_t flush_bytes = std::size_t(256) << 20;
 
 template <class F> double time_ms(F f) {
-  for (int i = 0; i < 2; ++i)
-    f();
-  std::vector<float> ms;
-  for (int i = 0; i < 9; ++i) {
-    cudaMemsetAsync(mem.flush, i, flush_bytes);
-    cudaEventRecord(mem.start);
-    f();
-    cudaEventRecord(mem.stop);
-    cudaEventSynchronize(mem.stop);
-    float t = 0;
-    cudaEventElapsedTime(&t, mem.start, mem.stop);
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  return median_time{2, 9, mem.flush, flush_bytes, mem.start, mem.stop}(f);
 }
 
 /// Uniform in [lo, hi) from a hash of (i, seed), as rowfuse-bench fills its inputs.

@@ -27,6 +27,8 @@
 #include <cub/block/block_reduce.cuh>
 #include <cuda_fp16.h>
 
+#include "median_time.cuh"
+
 using index_t = long long;
 
 enum class way { aligned, scalar, twoword, shuffle, twoshuf };
@@ -342,21 +344,7 @@ cudaEvent_t e0, e1;
 constexpr index_t elems = index_t(1) << 27;
 
 template <class F> double time_ms(F f) {
-  for (int i = 0; i < 3; ++i)
-    f();
-  std::vector<float> ms;
-  for (int i = 0; i < 15; ++i) {
-    cudaMemsetAsync(flush, i, 256u << 20);
-    cudaEventRecord(e0);
-    f();
-    cudaEventRecord(e1);
-    cudaEventSynchronize(e1);
-    float t;
-    cudaEventElapsedTime(&t, e0, e1);
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  return median_time{3, 15, flush, 256u << 20, e0, e1}(f);
 }
 
 float to_float(std::uint16_t bits) {

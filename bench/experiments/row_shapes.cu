@@ -26,6 +26,8 @@
 
 #include <rowfuse/rowfuse.cuh>
 
+#include "median_time.cuh"
+
 namespace rf = rowfuse;
 using rf::index_t;
 
@@ -59,21 +61,7 @@ void *x, *y, *gamma_data, *beta_data;
 [[maybe_unused]] float *mean_data, *rstd_data, *partials, *scratch, *dgamma, *dbeta;
 
 template <class F> double time_ms(F f) {
-  for (int i = 0; i < 2; ++i)
-    f();
-  std::vector<float> ms;
-  for (int i = 0; i < 9; ++i) {
-    cudaMemsetAsync(flush, i, 256u << 20);
-    cudaEventRecord(e0);
-    f();
-    cudaEventRecord(e1);
-    cudaEventSynchronize(e1);
-    float t;
-    cudaEventElapsedTime(&t, e0, e1);
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  return median_time{2, 9, flush, 256u << 20, e0, e1}(f);
 }
 
 template <class T> __global__ void fill(T* out, index_t n, float lo, float hi) {
