@@ -7,13 +7,13 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-14) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-16) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (round 5 only): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
 // backward with dgamma (and dbeta), the column sums timed with the row kernel (round 7 only):
 // 11 layernorm_backward fp16, 12 rmsnorm_backward fp16, 13 layernorm_backward fp32; 14 rmsnorm
-// bf16, 15 log_softmax fp32.
+// bf16, 15 log_softmax fp32, 16 layernorm bf16.
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
@@ -39,7 +39,7 @@ namespace {
 #ifndef ROW_SHAPES_PART
 #define ROW_SHAPES_PART 0
 #endif
-static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 15, "parts are 0 to 15");
+static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 16, "parts are 0 to 16");
 static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_PART > 9 || ROW_SHAPES_ROUND == 5,
               "the backward parts (6-9) have shapes in round 5 only");
 static_assert((ROW_SHAPES_PART >= 11 && ROW_SHAPES_PART <= 13) == (ROW_SHAPES_ROUND == 7),
@@ -98,7 +98,7 @@ struct shape {};
 // every pointer one element off a 16-byte boundary and ld = cols + 1.
 constexpr bool misaligned = ROW_SHAPES_ROUND == 3 || ROW_SHAPES_ROUND == 11 ||
                             ROW_SHAPES_ROUND == 12 || ROW_SHAPES_ROUND == 13 ||
-                            ROW_SHAPES_ROUND == 14;
+                            ROW_SHAPES_ROUND == 14 || ROW_SHAPES_ROUND == 16;
 
 /// An op that is the same at every width (the forward ops), as an op maker: a callable from the
 /// input's load expression to the op the kernel takes.
@@ -412,6 +412,37 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
   // at 8191 columns, and the warp row at 1000.
   sweep<T>(opname, op, {8191}, shape<32, 256, true, 1, 4, false>{});
   sweep<T>(opname, op, {1000}, shape<32, 128, false, 1, 8, false, true>{});
+#elif ROW_SHAPES_ROUND == 15
+  // Round 15 (fifteenth session): the norms' table rows at the widths they hold, aligned, to time
+  // a change of the norms' per-element instructions before and after.
+  if constexpr (wide) {
+    sweep<T>(opname, op, {64}, shape<2, 256, false, 1, 4>{});
+    sweep<T>(opname, op, {256, 1024}, shape<4, 128, false, 1, 6>{});
+    sweep<T>(opname, op, {2048}, shape<2, 128, true>{});
+    sweep<T>(opname, op, {4096}, shape<4, 128, true, 1, 6>{});
+    sweep<T>(opname, op, {8192}, shape<4, 256, true, 1, 3>{});
+    sweep<T>(opname, op, {16384}, shape<4, 512, true, 1, 2>{});
+    sweep<T>(opname, op, {32768}, shape<4, 1024, true>{});
+    sweep<T>(opname, op, {65536}, shape<8, 256, true, 4, 2>{});
+    sweep<T>(opname, op, {131072}, shape<8, 256, true, 8, 2>{});
+    sweep<T>(opname, op, {262144}, shape<8, 256, true, 16, 2>{});
+  } else {
+    sweep<T>(opname, op, {512}, shape<4, 128, false, 1, 6>{});
+    sweep<T>(opname, op, {2048}, shape<2, 256, true>{});
+    sweep<T>(opname, op, {8192}, shape<4, 512, true, 1, 2>{});
+    sweep<T>(opname, op, {32768}, shape<8, 256, true, 4, 2>{});
+    sweep<T>(opname, op, {65536}, shape<8, 256, true, 8, 2>{});
+    sweep<T>(opname, op, {131072}, shape<8, 256, true, 16, 2>{});
+    sweep<T>(opname, op, {262144}, shape<8, 512, true, 16>{});
+  }
+#elif ROW_SHAPES_ROUND == 16
+  // Round 16: the single-element norm rows (scalar_heavy_16bit) on the misaligned layout, before
+  // and after the same change.
+  sweep<T>(opname, op, {1000}, shape<32, 128, false, 1, 8, false, true>{});
+  sweep<T>(opname, op, {2047}, shape<16, 128, true>{});
+  sweep<T>(opname, op, {3000}, shape<32, 96, true, 1, 10, false>{});
+  sweep<T>(opname, op, {5000}, shape<32, 160, true, 1, 6, false>{});
+  sweep<T>(opname, op, {8191}, shape<32, 256, true, 1, 4, false>{});
 #elif ROW_SHAPES_ROUND == 5
   // Round 5: the backward ops (two streams a thread), 2048 to 131072 columns (fp32 to 262144):
   // whole-block rows of 1, 2, 4 packs a thread over 128-1024 threads with register caps
@@ -646,6 +677,16 @@ int main() {
       rf::affine(static_cast<__nv_bfloat16 const*>(gamma_data)).bind("rf::rmsnorm", 262144);
   all_shapes<__nv_bfloat16>("rmsnorm_bf16",
                             same_op{rf::op::rmsnorm<decltype(affine)>{affine, 1e-6f, nullptr}});
+#elif ROW_SHAPES_PART == 16
+  using bf16 = __nv_bfloat16;
+  fill<<<1024, 256>>>(static_cast<bf16*>(x), elems, -4.0f, 4.0f);
+  fill<<<256, 256>>>(static_cast<bf16*>(gamma_data), 262144, 0.5f, 1.5f);
+  fill<<<256, 256>>>(static_cast<bf16*>(beta_data), 262144, -0.5f, 0.5f);
+  auto const affine =
+      rf::affine(static_cast<bf16 const*>(gamma_data), static_cast<bf16 const*>(beta_data))
+          .bind("rf::layernorm", 262144);
+  all_shapes<bf16>("layernorm_bf16",
+                   same_op{rf::op::layernorm<decltype(affine)>{affine, 1e-5f, {}}});
 #elif ROW_SHAPES_PART == 10
   fill<<<1024, 256>>>(static_cast<__half*>(x), elems, -4.0f, 4.0f);
   all_shapes<__half>("log_softmax", same_op{rf::op::softmax<true, false>{}});

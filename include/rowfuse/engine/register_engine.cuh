@@ -403,11 +403,14 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     // A thread's values are all valid (n == P * N) but on a row's last lanes: where a thread of
     // a one-block row holds 32 values, the ops' loops over them then run unguarded, without a
     // compare and a predicate or select an element (layernorm 16-bit +0.02-0.06, log-softmax
-    // fp32 at 16384 0.67 -> 0.99). Elsewhere the second copy of the loops lost (bench/NOTES.md):
-    // at 16 values it spilled under the narrow rows' register caps, and at 64 values and on
-    // cluster rows softmax and log-softmax lost 0.04-0.3.
+    // fp32 at 16384 0.67 -> 0.99); so do the norms' forward loops on cluster rows (a sum or
+    // two an element: layernorm fp32 +0.02-0.03, rmsnorm 16-bit at 262144 +0.02). Elsewhere the
+    // second copy of the loops lost (bench/NOTES.md): at 16 values it spilled under the narrow
+    // rows' register caps, and at 64 values and on cluster rows softmax and log-softmax (an exp
+    // an element) lost 0.04-0.3.
+    constexpr bool norm_forward = reads_columns<Op, N> && !gradient_op<Op>;
     auto const over_values = [&](auto const& loop) {
-      if constexpr (P * N == 32 && C == 1)
+      if constexpr ((P * N == 32 && C == 1) || (C > 1 && norm_forward))
         return n == P * N ? loop(P * N) : loop(n);
       else
         return loop(n);

@@ -41,15 +41,16 @@ template <int N> __device__ rowfuse::detail::no_state read_affine(no_affine_t co
 /// Each output is rounded once (an fma), so where x_hat * gamma and beta cancel the error is
 /// a fraction of an ulp of the result rather than of the larger terms; zero-centred gamma is
 /// x_hat + x_hat * gamma for the same reason (1 + gamma would round gamma near -1 first).
+/// Without a beta, read_affine leaves its packs zero, which widen to +0: the same sums as
+/// adding 0.0f, with no select an element.
 template <int N, class G, class B>
 __device__ void apply_affine(float (&y)[N], affine_params<G, B> const& affine,
                              affine_packs<N, G, B> const& packs) {
   float g[N], b[N];
-  bool const has_beta = affine.beta.data != nullptr;
   ROWFUSE_UNROLL
   for (int j = 0; j < N; ++j) {
     g[j] = rowfuse::detail::widen<float>(packs.gamma.v[j]);
-    b[j] = has_beta ? rowfuse::detail::widen<float>(packs.beta.v[j]) : 0.0f;
+    b[j] = rowfuse::detail::widen<float>(packs.beta.v[j]);
   }
   if (affine.zero_centered) {
     ROWFUSE_UNROLL
