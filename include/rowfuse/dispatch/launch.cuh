@@ -115,7 +115,7 @@ template <auto const& Table, std::size_t I, int N> struct register_kernel_config
   static constexpr tuning::register_shape shape = Table[I];
   using type = register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
                                shape.cluster_blocks, shape.min_blocks_per_sm, shape.reads_row_first,
-                               shape.whole_warp>;
+                               shape.whole_warp, shape.columns_in_shared>;
 };
 
 /// Launches `kernel` with clusters of `cluster_blocks` (1: a plain launch) for the completed plan.
@@ -159,7 +159,7 @@ void launch_register(plan& p, Op const& op, Load const& load, Store const& store
   using T = typename Load::element_type;
   auto kernel = engine::register_kernel<Config, Op, Load, Store>;
   p.staged = Config::template staged<T>;
-  p.dynamic_smem = std::size_t(Config::template staging_bytes<T>);
+  p.dynamic_smem = engine::register_shared_bytes<Config, Op, Load>();
   // An ordered_rows_op's unit is a chunk of rows a group (block) walks (engine::chunk_walk).
   complete_grid(p, reinterpret_cast<void const*>(kernel),
                 (Config::whole_block ? 1 : p.block_threads / p.group) * engine::rows_per_unit(op));

@@ -23,7 +23,10 @@ namespace rowfuse::tuning {
 ///    the width (narrower rows leave lanes idle); otherwise the plan's power of two at run time.
 ///    With a run-time group every access recomputes its address from the group (16-20
 ///    instructions and a branch an element); with 32 known it is [base + immediate] (single
-///    16-bit elements at 1000 columns, a warp of 32 a lane: 0.27 -> 0.86, thirteenth session).
+///    16-bit elements at 1000 columns, a warp of 32 a lane: 0.27 -> 0.86, thirteenth session);
+///  - columns_in_shared: an op's per-column operands (the norms' gamma and beta) are read once a
+///    block and kept in shared memory (engine::column_residence), not held in registers with
+///    each row. Ignored where a thread holds few values (kept_column_values).
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -35,6 +38,7 @@ struct register_shape {
   int min_blocks_per_sm;
   bool reads_row_first = true;
   bool whole_warp = false;
+  bool columns_in_shared = false;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
@@ -247,7 +251,10 @@ inline constexpr register_shape rmsnorm_32bit[] = {
     {32768, 8, 256, true, 4, false, false, 2},   // r6 1.011 (8 x 1024: 0.952)
     {65536, 8, 256, true, 8, false, false, 2},   // r6 1.005 (0.63-0.87 before cluster_exchange)
     {131072, 8, 256, true, 16, false, false, 2}, // r6 0.962
-    {262144, 8, 512, true, 16, false, false, 1}, // r6 0.849 (under a cap of 2 blocks: 0.48)
+    // gamma in shared memory, so that a cap of two blocks does not spill (r15, fifteenth session:
+    // 0.951; the same shape with gamma in registers: 0.817, 56 bytes spilled; r6's uncapped row:
+    // 0.849, one block an SM)
+    {262144, 8, 512, true, 16, false, false, 2, true, false, true},
 };
 
 /// LayerNorm's fp32 rows past 512 columns, the op alone and under a chain.

@@ -63,7 +63,9 @@ template <class Op, int B, int C> struct reduce_storage<Op, B, C, true> {
 };
 
 /// Ops with per-column operands (the norms' gamma and beta) read them with `read_columns<N>(col0)`
-/// and take the result in finish / finish2 (a gradient_op: in prepare).
+/// and take the result in finish / finish2 (a gradient_op: in prepare). Its return type must be
+/// spelled out (a trailing decltype will do): the host's pass of nvcc deduces `auto` of a
+/// __device__ function as void, and register_shared_bytes sizes shared memory by it there.
 template <class Op, int N, class = void> inline constexpr bool reads_columns = false;
 template <class Op, int N>
 inline constexpr bool reads_columns<
@@ -86,6 +88,47 @@ template <class Op, int N, bool = reads_columns<Op, N>> struct column_packs {
 template <class Op, int N> struct column_packs<Op, N, true> {
   using type = decltype(std::declval<Op const&>().template read_columns<N>(index_t(0)));
 };
+
+/// Where a thread holds an op's per-column operands between their loads and their use. They
+/// are the same for every row a thread meets (its columns do not change from row to row).
+enum class column_residence {
+  none,        // the op has none
+  each_pack,   // read where each pack is finished (a gradient_op: prepared)
+  kept,        // read once, before the first row, and kept in registers
+  with_row,    // read for the whole row with the row's input, held in registers to the finish
+  kept_shared, // read once, with the first row's input, and kept in shared memory
+};
+
+/// The residence register_kernel<Config> gives Op's operands (packs of N). Where a thread holds
+/// few values (Config::kept_column_values) they are kept in registers. Where the shape says so
+/// (Config::columns_in_shared) they are kept in shared memory, which frees their registers but
+/// takes L1 that the row's loads land in: it won where the registers bought a resident block
+/// (rmsnorm fp32 at 262144 columns, two blocks of 512 an SM: 0.85 -> 0.95) and lost 0.2 on
+/// shapes that did not spill (fifteenth session, bench/NOTES.md). Otherwise,
+/// on cluster rows a forward op's are read with the row, so that they arrive during the cluster
+/// exchange (read where each pack is finished, each load waits behind the stores of the packs
+/// before it, which may alias: P round trips after the statistics); elsewhere each pack's are
+/// read where it is finished: held for the row, they cost registers that capped whole-block
+/// shapes spill (round 6 of row_shapes.cu, bench/NOTES.md).
+template <class Config, class Op, int N>
+inline constexpr column_residence column_residence_of =
+    !reads_columns<Op, N>                             ? column_residence::none
+    : Config::packs * N <= Config::kept_column_values ? column_residence::kept
+    : Config::columns_in_shared                       ? column_residence::kept_shared
+    : !gradient_op<Op> && Config::cluster_blocks > 1  ? column_residence::with_row
+                                                      : column_residence::each_pack;
+
+/// Dynamic shared memory of register_kernel<Config, Op, Load, Store>: the staging slots, then
+/// the operands' packs where they are kept in shared memory.
+template <class Config, class Op, class Load> constexpr std::size_t register_shared_bytes() {
+  constexpr int N = Config::pack;
+  std::size_t bytes = std::size_t(Config::template staging_bytes<typename Load::element_type>);
+  using columns_t = typename column_packs<Op, N>::type;
+  static_assert(!std::is_void_v<columns_t>, "read_columns needs a return type the host sees");
+  if constexpr (column_residence_of<Config, Op, N> == column_residence::kept_shared)
+    bytes += std::size_t(Config::packs) * Config::block_threads * sizeof(columns_t);
+  return bytes;
+}
 
 /// A chunk_accumulating_op's sums of one pack; a stand-in of no size for other ops.
 template <class Op, int N, bool = chunk_accumulating_op<Op, N>> struct chunk_sums_of {
@@ -175,32 +218,43 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   load_context load_ctx{true, cols};
   store_context<float> store_ctx{cols, 0.0f};
 
-  // The op's per-column operands are the same for every row: where a thread holds few values
-  // they are read once, before the first row's loads, and kept. On cluster rows a forward op's
-  // are read for the whole row with the row's input, so that they arrive during the cluster
-  // exchange; read where each pack is finished, each load waits behind the stores of the packs
-  // before it (they may alias): P round trips after the statistics. Elsewhere each pack's are
-  // read where it is finished (a gradient_op: prepared): held for the row, they cost registers
-  // that capped whole-block shapes spill (round 6 of row_shapes.cu, bench/NOTES.md).
-  constexpr bool columns_kept = reads_columns<Op, N> && P * N <= Config::kept_column_values;
-  constexpr bool columns_with_row =
-      reads_columns<Op, N> && !columns_kept && !gradient_op<Op> && C > 1;
+  // The op's per-column operands (column_residence_of). Kept in shared memory, pack p of
+  // thread t is at [p][t] in units of the widest word that divides it (detail::word_slots), so
+  // that a warp's accesses of one word are consecutive; a thread reads back only what it wrote.
+  constexpr column_residence columns_at = column_residence_of<Config, Op, N>;
   using columns_t = typename column_packs<Op, N>::type;
-  [[maybe_unused]] columns_t held_columns[columns_kept || columns_with_row ? P : 1];
+  constexpr bool columns_held =
+      columns_at == column_residence::kept || columns_at == column_residence::with_row;
+  [[maybe_unused]] columns_t held_columns[columns_held ? P : 1];
   auto const read_row_columns = [&] {
-    if constexpr (columns_kept || columns_with_row) {
+    if constexpr (columns_held) {
       ROWFUSE_UNROLL
       for (int p = 0; p < P; ++p)
         if (p < valid_packs)
           held_columns[p] = op.template read_columns<N>(col_of(p));
     }
   };
-  if constexpr (columns_kept)
+  extern __shared__ float4 staging_shared[];
+  using column_words = detail::word_slots<columns_t, B>;
+  [[maybe_unused]] auto* const shared_columns = reinterpret_cast<typename column_words::word*>(
+      staging_shared + Config::template staging_bytes<typename Load::element_type> / 16);
+  auto const keep_columns_shared = [&] {
+    if constexpr (columns_at == column_residence::kept_shared) {
+      ROWFUSE_UNROLL
+      for (int p = 0; p < P; ++p)
+        if (p < valid_packs)
+          column_words::store(shared_columns, p, int(threadIdx.x),
+                              op.template read_columns<N>(col_of(p)));
+    }
+  };
+  if constexpr (columns_at == column_residence::kept)
     read_row_columns();
   auto const columns_of = [&](int p) {
-    if constexpr (columns_kept || columns_with_row)
+    if constexpr (columns_held)
       return held_columns[p];
-    else if constexpr (reads_columns<Op, N>)
+    else if constexpr (columns_at == column_residence::kept_shared)
+      return column_words::load(shared_columns, p, int(threadIdx.x));
+    else if constexpr (columns_at == column_residence::each_pack)
       return op.template read_columns<N>(col_of(p));
     else
       return columns_t{};
@@ -222,7 +276,6 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   using input_t = typename Load::element_type;
   constexpr bool staged = Config::template staged<input_t>;
   constexpr int slots = Config::template staging_slots<input_t>;
-  extern __shared__ float4 staging_shared[];
   input_t* const staging = reinterpret_cast<input_t*>(staging_shared);
   auto const staged_pack = [&](int slot, int p) {
     return staging + ((slot * P + p) * B + int(threadIdx.x)) * N;
@@ -290,9 +343,12 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     for (int p = 0; p < P; ++p)
       if (row_ok && p < valid_packs)
         reads[p] = load.template read<N>(row, col_of(p));
-    if constexpr (columns_with_row)
+    if constexpr (columns_at == column_residence::with_row)
       if (row_ok)
         read_row_columns();
+    if constexpr (columns_at == column_residence::kept_shared)
+      if (step == 0)
+        keep_columns_shared();
     // A gradient_op's second stream: its packs and its operands', issued here too.
     [[maybe_unused]] gradient_element gradient_raw[two_streams ? P : 1][N];
     [[maybe_unused]] typename second_stream<Op>::template reads_type<N>

@@ -280,7 +280,9 @@ template <class Affine> struct layernorm {
   }
 
   /// gamma's and beta's packs at col0, for finish2: read with the row's input.
-  template <int N> __device__ auto read_columns(index_t col0) const {
+  template <int N>
+  __device__ auto read_columns(index_t col0) const
+      -> decltype(norm_detail::read_affine<N>(affine, col0)) {
     return norm_detail::read_affine<N>(affine, col0);
   }
 
@@ -352,7 +354,9 @@ template <class Affine> struct rmsnorm {
   }
 
   /// gamma's packs at col0, for finish: read with the row's input.
-  template <int N> __device__ auto read_columns(index_t col0) const {
+  template <int N>
+  __device__ auto read_columns(index_t col0) const
+      -> decltype(norm_detail::read_gamma<N>(affine, col0)) {
     return norm_detail::read_gamma<N>(affine, col0);
   }
   template <int N, class Columns>

@@ -108,7 +108,9 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
   __device__ partial identity() const { return {0.0f, 0.0f}; }
 
   /// gamma's (and beta's, unused) packs at col0, as the forward reads them.
-  template <int N> __device__ auto read_columns(index_t col0) const {
+  template <int N>
+  __device__ auto read_columns(index_t col0) const
+      -> decltype(norm_detail::read_affine<N>(affine, col0)) {
     return norm_detail::read_affine<N>(affine, col0);
   }
 
