@@ -89,9 +89,10 @@ int sms = 0;
 
 /// One shape: N-element packs, P packs a thread, B threads, whole-block rows or groups, C blocks
 /// a row, minimum blocks an SM; single 16-bit elements read before any arithmetic (RowFirst) or
-/// in the transform loop; group rows of a compile-time warp (WholeWarp) or a run-time group.
+/// in the transform loop; group rows of a compile-time warp (WholeWarp) or a run-time group; an
+/// op's per-column operands kept in shared memory (SharedColumns) or as the engine chooses.
 template <int P, int B, bool Whole, int C = 1, int MinBlocks = 1, bool RowFirst = true,
-          bool WholeWarp = false>
+          bool WholeWarp = false, bool SharedColumns = false>
 struct shape {};
 
 // Round 3 times single-element shapes on the misaligned layout of `rowfuse-bench --misalign`:
@@ -174,12 +175,12 @@ template <class MakeOp> index_t unit_rows(MakeOp const& make_op, index_t rows, i
 }
 
 template <class T, class MakeOp, bool Staged, int P, int B, bool Whole, int C, int MinBlocks,
-          bool RowFirst, bool WholeWarp>
+          bool RowFirst, bool WholeWarp, bool SharedColumns>
 void run_one(char const* opname, MakeOp const& make_op, index_t cols, double copy,
              bool persistent) {
   constexpr int N = misaligned ? 1 : 16 / sizeof(T);
-  using config =
-      rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks, RowFirst, WholeWarp>;
+  using config = rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks, RowFirst,
+                                             WholeWarp, SharedColumns>;
   if (Staged && !config::template staged<T>)
     return; // the same kernel as the direct one
   index_t const ld = misaligned ? cols + 1 : cols;
@@ -190,7 +191,7 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
   auto const op = make_op(input);
   using Op = std::remove_const_t<decltype(op)>;
   auto kernel = rf::engine::register_kernel<config, Op, decltype(load), decltype(store)>;
-  int const smem = config::template staging_bytes<T>;
+  int const smem = int(rf::engine::register_shared_bytes<config, Op, decltype(load)>());
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024);
   if (C > 8)
     cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
@@ -233,29 +234,29 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
     after_kernel(make_op, rows, cols);
   });
   cudaError_t const err = cudaDeviceSynchronize();
-  std::printf("%-9s %s %6ld P%-2d B%-4d %s C%-2d min%-2d %s%s %s regs %3d spill %4zu occ %2d "
+  std::printf("%-9s %s %6ld P%-2d B%-4d %s C%-2d min%-2d %s%s%s %s regs %3d spill %4zu occ %2d "
               "grid %6ld ratio %.3f %s\n",
               opname, sizeof(T) == 4 ? "fp32" : "fp16", long(cols), P, B,
               Whole       ? "block"
               : WholeWarp ? "warp "
                           : "group",
               C, MinBlocks, N == 1 && sizeof(T) < 4 ? (RowFirst ? "first " : "inloop ") : "",
-              Staged ? "staged" : "direct", persistent ? "persist" : "tiles  ", attr.numRegs,
-              attr.localSizeBytes, blocks, long(grid), copy / ms,
-              err ? cudaGetErrorString(err) : "");
+              SharedColumns ? "shcols " : "", Staged ? "staged" : "direct",
+              persistent ? "persist" : "tiles  ", attr.numRegs, attr.localSizeBytes, blocks,
+              long(grid), copy / ms, err ? cudaGetErrorString(err) : "");
   std::fflush(stdout);
   (void)cudaGetLastError();
 }
 
 template <class T, class MakeOp, int P, int B, bool Whole, int C, int MinBlocks, bool RowFirst,
-          bool WholeWarp>
+          bool WholeWarp, bool SharedColumns>
 void run_shape(char const* opname, MakeOp const& make_op, index_t cols, double copy,
-               shape<P, B, Whole, C, MinBlocks, RowFirst, WholeWarp>) {
+               shape<P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, SharedColumns>) {
   for (bool persistent : {false, true}) {
-    run_one<T, MakeOp, false, P, B, Whole, C, MinBlocks, RowFirst, WholeWarp>(opname, make_op, cols,
-                                                                              copy, persistent);
-    run_one<T, MakeOp, true, P, B, Whole, C, MinBlocks, RowFirst, WholeWarp>(opname, make_op, cols,
-                                                                             copy, persistent);
+    run_one<T, MakeOp, false, P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, SharedColumns>(
+        opname, make_op, cols, copy, persistent);
+    run_one<T, MakeOp, true, P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, SharedColumns>(
+        opname, make_op, cols, copy, persistent);
   }
 }
 
@@ -433,7 +434,9 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
     sweep<T>(opname, op, {32768}, shape<8, 256, true, 4, 2>{});
     sweep<T>(opname, op, {65536}, shape<8, 256, true, 8, 2>{});
     sweep<T>(opname, op, {131072}, shape<8, 256, true, 16, 2>{});
-    sweep<T>(opname, op, {262144}, shape<8, 512, true, 16>{});
+    // rmsnorm_32bit's row (gamma in shared memory under a cap of two blocks) and r6's before it.
+    sweep<T>(opname, op, {262144}, shape<8, 512, true, 16>{},
+             shape<8, 512, true, 16, 2, true, false, true>{});
   }
 #elif ROW_SHAPES_ROUND == 16
   // Round 16: the single-element norm rows (scalar_heavy_16bit) on the misaligned layout, before
@@ -634,6 +637,19 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
 #endif
 }
 
+/// Layernorm over inputs, gamma and beta of T: x uniform in [-4, 4), gamma in [0.5, 1.5), beta in
+/// [-0.5, 0.5). The affine is bound per width (it checks cols); rebinding inside the sweep is not
+/// needed for timing, so it is bound to the widest row once.
+template <class T> void layernorm_shapes(char const* opname) {
+  fill<<<1024, 256>>>(static_cast<T*>(x), elems, -4.0f, 4.0f);
+  fill<<<256, 256>>>(static_cast<T*>(gamma_data), 262144, 0.5f, 1.5f);
+  fill<<<256, 256>>>(static_cast<T*>(beta_data), 262144, -0.5f, 0.5f);
+  auto const affine =
+      rf::affine(static_cast<T const*>(gamma_data), static_cast<T const*>(beta_data))
+          .bind("rf::layernorm", 262144);
+  all_shapes<T>(opname, same_op{rf::op::layernorm<decltype(affine)>{affine, 1e-5f, {}}});
+}
+
 } // namespace
 
 int main() {
@@ -652,15 +668,7 @@ int main() {
   fill<<<1024, 256>>>(static_cast<__half*>(x), elems, -4.0f, 4.0f);
   all_shapes<__half>("softmax", same_op{rf::op::softmax<false, false>{}});
 #elif ROW_SHAPES_PART == 1
-  fill<<<1024, 256>>>(static_cast<__half*>(x), elems, -4.0f, 4.0f);
-  fill<<<256, 256>>>(static_cast<__half*>(gamma_data), 262144, 0.5f, 1.5f);
-  fill<<<256, 256>>>(static_cast<__half*>(beta_data), 262144, -0.5f, 0.5f);
-  // The affine is bound per width (it checks cols); rebinding inside the sweep is not needed
-  // for timing, so bind it to the widest row once.
-  auto const affine =
-      rf::affine(static_cast<__half const*>(gamma_data), static_cast<__half const*>(beta_data))
-          .bind("rf::layernorm", 262144);
-  all_shapes<__half>("layernorm", same_op{rf::op::layernorm<decltype(affine)>{affine, 1e-5f, {}}});
+  layernorm_shapes<__half>("layernorm");
 #elif ROW_SHAPES_PART == 2
   fill<<<1024, 256>>>(static_cast<float*>(x), elems, -4.0f, 4.0f);
   all_shapes<float>("softmax", same_op{rf::op::softmax<false, true>{}});
@@ -678,15 +686,7 @@ int main() {
   all_shapes<__nv_bfloat16>("rmsnorm_bf16",
                             same_op{rf::op::rmsnorm<decltype(affine)>{affine, 1e-6f, nullptr}});
 #elif ROW_SHAPES_PART == 16
-  using bf16 = __nv_bfloat16;
-  fill<<<1024, 256>>>(static_cast<bf16*>(x), elems, -4.0f, 4.0f);
-  fill<<<256, 256>>>(static_cast<bf16*>(gamma_data), 262144, 0.5f, 1.5f);
-  fill<<<256, 256>>>(static_cast<bf16*>(beta_data), 262144, -0.5f, 0.5f);
-  auto const affine =
-      rf::affine(static_cast<bf16 const*>(gamma_data), static_cast<bf16 const*>(beta_data))
-          .bind("rf::layernorm", 262144);
-  all_shapes<bf16>("layernorm_bf16",
-                   same_op{rf::op::layernorm<decltype(affine)>{affine, 1e-5f, {}}});
+  layernorm_shapes<__nv_bfloat16>("layernorm_bf16");
 #elif ROW_SHAPES_PART == 10
   fill<<<1024, 256>>>(static_cast<__half*>(x), elems, -4.0f, 4.0f);
   all_shapes<__half>("log_softmax", same_op{rf::op::softmax<true, false>{}});
@@ -694,13 +694,7 @@ int main() {
   fill<<<1024, 256>>>(static_cast<float*>(x), elems, -4.0f, 4.0f);
   all_shapes<float>("log_softmax", same_op{rf::op::softmax<true, true>{}});
 #elif ROW_SHAPES_PART == 4
-  fill<<<1024, 256>>>(static_cast<float*>(x), elems, -4.0f, 4.0f);
-  fill<<<256, 256>>>(static_cast<float*>(gamma_data), 262144, 0.5f, 1.5f);
-  fill<<<256, 256>>>(static_cast<float*>(beta_data), 262144, -0.5f, 0.5f);
-  auto const affine =
-      rf::affine(static_cast<float const*>(gamma_data), static_cast<float const*>(beta_data))
-          .bind("rf::layernorm", 262144);
-  all_shapes<float>("layernorm", same_op{rf::op::layernorm<decltype(affine)>{affine, 1e-5f, {}}});
+  layernorm_shapes<float>("layernorm");
 #elif ROW_SHAPES_PART == 5
   fill<<<1024, 256>>>(static_cast<float*>(x), elems, -4.0f, 4.0f);
   fill<<<256, 256>>>(static_cast<float*>(gamma_data), 262144, 0.5f, 1.5f);

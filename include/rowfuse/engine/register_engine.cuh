@@ -96,7 +96,7 @@ enum class column_residence {
   each_pack,   // read where each pack is finished (a gradient_op: prepared)
   kept,        // read once, before the first row, and kept in registers
   with_row,    // read for the whole row with the row's input, held in registers to the finish
-  kept_shared, // read once, with the first row's input, and kept in shared memory
+  kept_shared, // read once, at the first row, and kept in shared memory
 };
 
 /// The residence register_kernel<Config> gives Op's operands (packs of N). Where a thread holds
@@ -104,12 +104,12 @@ enum class column_residence {
 /// (Config::columns_in_shared) they are kept in shared memory, which frees their registers but
 /// takes L1 that the row's loads land in: it won where the registers bought a resident block
 /// (rmsnorm fp32 at 262144 columns, two blocks of 512 an SM: 0.85 -> 0.95) and lost 0.2 on
-/// shapes that did not spill (fifteenth session, bench/NOTES.md). Otherwise,
-/// on cluster rows a forward op's are read with the row, so that they arrive during the cluster
-/// exchange (read where each pack is finished, each load waits behind the stores of the packs
-/// before it, which may alias: P round trips after the statistics); elsewhere each pack's are
-/// read where it is finished: held for the row, they cost registers that capped whole-block
-/// shapes spill (round 6 of row_shapes.cu, bench/NOTES.md).
+/// shapes that did not spill (fifteenth session, bench/NOTES.md). Otherwise, on cluster rows a
+/// forward op's are read with the row, so that they arrive during the cluster exchange (read
+/// where each pack is finished, each load waits behind the stores of the packs before it, which
+/// may alias: P round trips after the statistics); elsewhere each pack's are read where it is
+/// finished: held for the row, they cost registers that capped whole-block shapes spill (round
+/// 6 of row_shapes.cu, bench/NOTES.md).
 template <class Config, class Op, int N>
 inline constexpr column_residence column_residence_of =
     !reads_columns<Op, N>                             ? column_residence::none
