@@ -48,6 +48,33 @@ template <int N, class T> ROWFUSE_HD void store_pack(T* destination, T const (&i
     to[i] = buffer[i];
 }
 
+/// N elements of T held as the words of the one load that brings them (16-byte words for a
+/// 16-byte pack), not as N elements: a value read ahead of its use stays in the load's registers
+/// until an element is taken. Held as elements, nvcc split a 16-bit pack into halves at the load
+/// (byte permutes, which wait for the load there: sixteenth session, bench/NOTES.md).
+template <class T, int N> struct word_pack {
+  static constexpr int bytes = pack_access_bytes<T, N>;
+  using word = typename raw_word<bytes>::type;
+  static constexpr int words = N * int(sizeof(T)) / bytes;
+  word w[words];
+
+  ROWFUSE_HD T operator[](int j) const {
+    T elements[N];
+    std::memcpy(elements, w, sizeof(elements));
+    return elements[j];
+  }
+};
+
+/// The pack at source as words (word_pack).
+template <int N, class T> ROWFUSE_HD word_pack<T, N> load_words(T const* source) {
+  word_pack<T, N> pack;
+  auto const* from = reinterpret_cast<typename word_pack<T, N>::word const*>(source);
+  ROWFUSE_UNROLL
+  for (int i = 0; i < word_pack<T, N>::words; ++i)
+    pack.w[i] = from[i];
+  return pack;
+}
+
 /// Slots in shared memory for one value of trivially copyable T per thread of `Threads`, index
 /// by index: the value is cut into words of the widest size that divides it (up to 16 bytes),
 /// and word w of index i of thread t lies at [(i * words + w) * Threads + t], so that a warp's

@@ -15,11 +15,12 @@ namespace rowfuse::detail {
 /// 64K / (threads x it), as __launch_bounds__ does. `ReadsRowFirst`: single elements narrower
 /// than a float are all read before any arithmetic (tuning::register_shape::reads_row_first).
 /// `WholeWarp`: group rows of 32 lanes, known at compile time (tuning::register_shape::whole_warp).
-/// `ColumnsInShared`: an op's per-column operands are kept in shared memory
-/// (tuning::register_shape::columns_in_shared).
+/// `Columns`: where an op's per-column operands wait for their use
+/// (tuning::register_shape::columns).
 template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false,
           int ClusterBlocks = 1, int MinBlocksPerSM = 1, bool ReadsRowFirst = true,
-          bool WholeWarp = false, bool ColumnsInShared = false>
+          bool WholeWarp = false,
+          tuning::column_placement Columns = tuning::column_placement::per_engine>
 struct register_config {
   static_assert(ClusterBlocks == 1 || WholeBlock, "a cluster holds whole-block rows");
   static_assert(!(WholeWarp && WholeBlock), "a whole warp is a group row's shape");
@@ -35,7 +36,9 @@ struct register_config {
   static constexpr int min_blocks_per_sm = MinBlocksPerSM;
   static constexpr bool reads_row_first = ReadsRowFirst;
   static constexpr bool whole_warp = WholeWarp;
-  static constexpr bool columns_in_shared = ColumnsInShared;
+  static constexpr bool columns_in_shared = Columns == tuning::column_placement::shared;
+  static constexpr int columns_ahead =
+      Columns == tuning::column_placement::ahead ? tuning::columns_ahead_packs : 0;
   static constexpr int kept_column_values = tuning::kept_column_values;
   /// Whether a thread keeps `sum_values` running chunk sums in registers (tuning.hpp).
   static constexpr bool keeps_chunk_sums(int sum_values) {

@@ -8,6 +8,26 @@
 
 namespace rowfuse::tuning {
 
+/// Where a register shape holds an op's per-column operands (engine::column_residence):
+///  - per_engine: on cluster rows read with the row's input and held in registers through the
+///    exchanges; elsewhere read where each pack is finished;
+///  - shared: read once a block and kept in shared memory. Frees their registers, but takes L1
+///    that the row's loads land in: it won where the registers bought a resident block (rmsnorm
+///    fp32 at 262144 columns: 0.85 -> 0.95) and lost 0.2 on shapes that did not spill (fifteenth
+///    session, bench/NOTES.md);
+///  - ahead: read columns_ahead_packs packs ahead of the pack being finished, the first ones just
+///    before the row's last reduction: their latency hides behind that reduction and the finish
+///    of the packs before them, and they hold registers for two packs, not for the row. Won
+///    where per_engine spills (layernorm 16-bit on cluster rows: 0.56-0.73 -> 0.67-0.81; fp32 at
+///    131072-262144 columns under a cap of 64 registers: 0.70-0.84 -> 0.85-0.92) and lost
+///    0.05-0.2 where it does not (rmsnorm's cluster rows, layernorm's group rows; round 15,
+///    sixteenth session).
+enum class column_placement { per_engine, shared, ahead };
+
+/// Packs an `ahead` shape reads ahead (round 15, sixteenth session: two packs ran 0.00-0.03 above
+/// four on layernorm's cluster rows, and four spilled under caps of 64-80 registers).
+inline constexpr int columns_ahead_packs = 2;
+
 /// One register-engine shape (engine/register_engine.cuh), for rows of up to `max_cols`.
 ///  - group rows: a group of up to 32 lanes a row (the plan picks the smallest power of two that
 ///    holds the row at `packs` a lane), block_threads / group rows a block;
@@ -24,9 +44,9 @@ namespace rowfuse::tuning {
 ///    With a run-time group every access recomputes its address from the group (16-20
 ///    instructions and a branch an element); with 32 known it is [base + immediate] (single
 ///    16-bit elements at 1000 columns, a warp of 32 a lane: 0.27 -> 0.86, thirteenth session);
-///  - columns_in_shared: an op's per-column operands (the norms' gamma and beta) are read once a
-///    block and kept in shared memory (engine::column_residence), not held in registers with
-///    each row. Ignored where a thread holds few values (kept_column_values).
+///  - columns: where an op's per-column operands (the norms' gamma and beta) wait between their
+///    loads and their use (column_placement). Ignored where a thread holds few values
+///    (kept_column_values), which keeps them in registers across rows.
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -38,7 +58,7 @@ struct register_shape {
   int min_blocks_per_sm;
   bool reads_row_first = true;
   bool whole_warp = false;
-  bool columns_in_shared = false;
+  column_placement columns = column_placement::per_engine;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
@@ -54,10 +74,7 @@ constexpr index_t capacity(register_shape const& s, int pack) {
 /// than one, does not compile.
 template <std::size_t Size, std::size_t Replacing>
 constexpr std::array<register_shape, Size>
-replace_rows(register_shape const (&base)[Size], register_shape const (&replacing)[Replacing]) {
-  std::array<register_shape, Size> rows{};
-  for (std::size_t i = 0; i < Size; ++i)
-    rows[i] = base[i];
+replace_rows(std::array<register_shape, Size> rows, register_shape const (&replacing)[Replacing]) {
   for (register_shape const& row : replacing) {
     int replaced = 0;
     for (register_shape& old : rows) {
@@ -72,17 +89,27 @@ replace_rows(register_shape const (&base)[Size], register_shape const (&replacin
   }
   return rows;
 }
+template <std::size_t Size, std::size_t Replacing>
+constexpr std::array<register_shape, Size>
+replace_rows(register_shape const (&base)[Size], register_shape const (&replacing)[Replacing]) {
+  return replace_rows(std::to_array(base), replacing);
+}
 
 /// `narrow`'s rows, then `wide`'s: for two ops' tables that share their wide rows.
 template <std::size_t Narrow, std::size_t Wide>
 constexpr std::array<register_shape, Narrow + Wide>
-join_rows(register_shape const (&narrow)[Narrow], register_shape const (&wide)[Wide]) {
+join_rows(std::array<register_shape, Narrow> const& narrow, register_shape const (&wide)[Wide]) {
   std::array<register_shape, Narrow + Wide> rows{};
   for (std::size_t i = 0; i < Narrow; ++i)
     rows[i] = narrow[i];
   for (std::size_t i = 0; i < Wide; ++i)
     rows[Narrow + i] = wide[i];
   return rows;
+}
+template <std::size_t Narrow, std::size_t Wide>
+constexpr std::array<register_shape, Narrow + Wide>
+join_rows(register_shape const (&narrow)[Narrow], register_shape const (&wide)[Wide]) {
+  return join_rows(std::to_array(narrow), wide);
 }
 
 // The tables below were measured on an H100 80GB HBM3 on 2026-11-23 with
@@ -101,9 +128,10 @@ join_rows(register_shape const (&narrow)[Narrow], register_shape const (&wide)[W
 //  - rmsnorm and layernorm want different shapes (1024 fp16 columns: rmsnorm 0.996 with one
 //    block a tile, layernorm 0.921), so each op has its own table.
 // The tables of one element size need not hold the same widest row (the engines an op can be
-// forced onto depend on its own table): softmax_16bit's and rmsnorm_16bit's cluster rows reach
-// 262144 columns, where layernorm_16bit's register rows stop at 32768 (past it its cluster rows
-// lost to block_cluster, rounds 6 and 10).
+// forced onto depend on its own table): the op-alone tables' cluster rows reach 262144 columns,
+// where layernorm_chain_16bit's register rows stop at 32768 (past it the chains run on
+// block_cluster; layernorm alone lost there too until its gamma and beta were read ahead, round
+// 18).
 
 /// Softmax over 16-bit inputs, packs of 8 (first row that holds the width).
 inline constexpr register_shape softmax_16bit[] = {
@@ -194,16 +222,28 @@ inline constexpr register_shape layernorm_16bit_past_4096[] = {
 };
 
 /// LayerNorm over 16-bit inputs (three values reduced a row, gamma and beta: the most registers),
-/// the op alone (no load or store nodes; chains take layernorm_chain_16bit).
+/// the op alone (no load or store nodes; chains take layernorm_chain_16bit). Past 32768 columns
+/// rows over a cluster's registers with gamma and beta read ahead (round 18, sixteenth session,
+/// fp16 / bf16; the same shapes with them held with the row spilled and ran 0.43-0.65, and
+/// block_cluster ran 0.56-0.73 in rowfuse-bench).
 inline constexpr auto layernorm_16bit = join_rows(
+    join_rows(
+        {
+            {64, 2, 256, false, 1, false, true, 4},    // r8 0.925-0.929 (4 x 128: 0.37-0.72)
+            {1024, 4, 128, false, 1, false, false, 6}, // r8 0.950-0.961 at 128-512, r4 0.921
+            {2048, 2, 128, true, 1, true, true, 1},    // r4 0.942
+            {4096, 4, 128, true, 1, false, false, 6},  // r9 0.994 (r4's 2 x 256 staged
+                                                       //   persistent: 0.922)
+        },
+        layernorm_16bit_past_4096),
     {
-        {64, 2, 256, false, 1, false, true, 4},    // r8 0.925-0.929 (4 x 128: 0.37-0.72)
-        {1024, 4, 128, false, 1, false, false, 6}, // r8 0.950-0.961 at 128-512, r4 0.921 at 1024
-        {2048, 2, 128, true, 1, true, true, 1},    // r4 0.942
-        {4096, 4, 128, true, 1, false, false, 6},  // r9 0.994 (r4's 2 x 256 staged persistent:
-                                                   //   0.922)
-    },
-    layernorm_16bit_past_4096);
+        {65536, 4, 512, true, 4, false, false, 2, true, false,
+         column_placement::ahead}, // r18 0.812 / 0.810 (8 x 256 in 4, staged: 0.777 / 0.759)
+        {131072, 4, 512, true, 8, false, false, 2, true, false,
+         column_placement::ahead}, // r18 0.765 / 0.749 (8 x 128 in 16, staged: 0.730 / 0.712)
+        {262144, 8, 256, true, 16, true, false, 2, true, false,
+         column_placement::ahead}, // r18 0.668 / 0.654 (4 x 512 in 16: 0.691 / 0.627)
+    });
 
 /// LayerNorm over 16-bit inputs under a load or store chain (the residual block, layernorm ->
 /// fp8): the pipelines run on r4's rows, which were not re-measured with them when rounds 8 and 9
@@ -254,7 +294,7 @@ inline constexpr register_shape rmsnorm_32bit[] = {
     // gamma in shared memory, so that a cap of two blocks does not spill (r15, fifteenth session:
     // 0.951; the same shape with gamma in registers: 0.817, 56 bytes spilled; r6's uncapped row:
     // 0.849, one block an SM)
-    {262144, 8, 512, true, 16, false, false, 2, true, false, true},
+    {262144, 8, 512, true, 16, false, false, 2, true, false, column_placement::shared},
 };
 
 /// LayerNorm's fp32 rows past 512 columns, the op alone and under a chain.
@@ -270,13 +310,22 @@ inline constexpr register_shape layernorm_32bit_past_512[] = {
     {262144, 8, 512, true, 16, true, false, 1},  // r6 0.663 (16 x 256: 0.648)
 };
 
-/// LayerNorm over fp32 inputs, the op alone (chains take layernorm_chain_32bit).
-inline constexpr auto layernorm_32bit = join_rows(
+/// LayerNorm over fp32 inputs, the op alone (chains take layernorm_chain_32bit). At 131072 and
+/// 262144 columns 512-thread blocks under a cap of two, gamma and beta read ahead (round 18,
+/// sixteenth session; held with the row, the same shapes spilled 264 bytes and ran 0.34-0.38).
+inline constexpr auto layernorm_32bit = replace_rows(
+    join_rows(
+        {
+            {32, 2, 256, false, 1, true, false, 5},  // r8 1.008 (4 x 128: 0.61)
+            {512, 4, 128, false, 1, true, false, 6}, // r8 1.011-1.019 (r4's rows: 0.94 / 1.002)
+        },
+        layernorm_32bit_past_512),
     {
-        {32, 2, 256, false, 1, true, false, 5},  // r8 1.008 (4 x 128: 0.61)
-        {512, 4, 128, false, 1, true, false, 6}, // r8 1.011-1.019 (r4's rows: 0.94 / 1.002)
-    },
-    layernorm_32bit_past_512);
+        {131072, 8, 512, true, 8, false, false, 2, true, false,
+         column_placement::ahead}, // r18 0.924 (the chain's 8 x 256 in 16: 0.836)
+        {262144, 8, 512, true, 16, false, false, 2, true, false,
+         column_placement::ahead}, // r18 0.850 (the chain's staged row: 0.698)
+    });
 
 /// LayerNorm over fp32 inputs under a load or store chain: r4's rows, as layernorm_chain_16bit;
 /// layernorm_32bit's past 512 columns.

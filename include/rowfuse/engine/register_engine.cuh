@@ -43,6 +43,8 @@ namespace rowfuse::engine {
 ///    by cp.async through shared memory, in how many slots of `packs x block_threads` packs;
 ///  - `kept_column_values`: an op's per-column operands are kept in registers across rows when a
 ///    thread holds at most this many values;
+///  - `columns_in_shared`, `columns_ahead` (0, or packs): where they wait otherwise
+///    (column_residence_of);
 ///  - `keeps_chunk_sums(values)`: whether a chunk_accumulating_op's running sums, `values` of
 ///    them a thread, are kept in registers across the rows of a chunk.
 /// How a block's whole-block rows are reduced: across the block (block_allreduce), or across
@@ -97,24 +99,25 @@ enum class column_residence {
   kept,        // read once, before the first row, and kept in registers
   with_row,    // read for the whole row with the row's input, held in registers to the finish
   kept_shared, // read once, at the first row, and kept in shared memory
+  ahead,       // read Config::columns_ahead packs ahead of the pack being finished
 };
 
 /// The residence register_kernel<Config> gives Op's operands (packs of N). Where a thread holds
-/// few values (Config::kept_column_values) they are kept in registers. Where the shape says so
-/// (Config::columns_in_shared) they are kept in shared memory, which frees their registers but
-/// takes L1 that the row's loads land in: it won where the registers bought a resident block
-/// (rmsnorm fp32 at 262144 columns, two blocks of 512 an SM: 0.85 -> 0.95) and lost 0.2 on
-/// shapes that did not spill (fifteenth session, bench/NOTES.md). Otherwise, on cluster rows a
-/// forward op's are read with the row, so that they arrive during the cluster exchange (read
-/// where each pack is finished, each load waits behind the stores of the packs before it, which
-/// may alias: P round trips after the statistics); elsewhere each pack's are read where it is
-/// finished: held for the row, they cost registers that capped whole-block shapes spill (round
-/// 6 of row_shapes.cu, bench/NOTES.md).
+/// few values (Config::kept_column_values) they are kept in registers. Where the shape says so,
+/// a forward op's are kept in shared memory (Config::columns_in_shared) or read ahead
+/// (Config::columns_ahead; tuning::column_placement says where each won). Otherwise, on cluster
+/// rows a forward op's are read with the row, so that they arrive during the cluster exchange
+/// (read where each pack is finished, each load waits behind the stores of the packs before it,
+/// which may alias: P round trips after the statistics); elsewhere each pack's are read where
+/// it is finished: held for the row, they cost registers that capped whole-block shapes spill
+/// (round 6 of row_shapes.cu, bench/NOTES.md). A gradient_op reads them where it prepares each
+/// pack, so only `kept` and `kept_shared` change where it finds them.
 template <class Config, class Op, int N>
 inline constexpr column_residence column_residence_of =
     !reads_columns<Op, N>                             ? column_residence::none
     : Config::packs * N <= Config::kept_column_values ? column_residence::kept
     : Config::columns_in_shared                       ? column_residence::kept_shared
+    : !gradient_op<Op> && Config::columns_ahead > 0   ? column_residence::ahead
     : !gradient_op<Op> && Config::cluster_blocks > 1  ? column_residence::with_row
                                                       : column_residence::each_pack;
 
@@ -249,6 +252,22 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   };
   if constexpr (columns_at == column_residence::kept)
     read_row_columns();
+  // Read ahead, pack p's operands wait in ahead_columns[p % ahead_packs] from the read of pack
+  // p - ahead_packs's (or from before the row's last reduction, for the first ones) to its finish.
+  constexpr int ahead_packs = columns_at != column_residence::ahead ? 1
+                              : Config::columns_ahead < P           ? Config::columns_ahead
+                                                                    : P;
+  [[maybe_unused]] columns_t ahead_columns[ahead_packs];
+  auto const read_ahead = [&](int p) {
+    if constexpr (columns_at == column_residence::ahead)
+      if (p < P && p < valid_packs)
+        ahead_columns[p % ahead_packs] = op.template read_columns<N>(col_of(p));
+  };
+  auto const read_first_ahead = [&] {
+    ROWFUSE_UNROLL
+    for (int p = 0; p < ahead_packs; ++p)
+      read_ahead(p);
+  };
   auto const columns_of = [&](int p) {
     if constexpr (columns_held)
       return held_columns[p];
@@ -435,6 +454,10 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
             for (int j = 0; j < N; ++j)
               gy[j] = g[p * N + j];
             op.template finish<N>(y, gy, stats, row, col_of(p));
+          } else if constexpr (columns_at == column_residence::ahead) {
+            columns_t const columns = ahead_columns[p % ahead_packs];
+            read_ahead(p + ahead_packs);
+            finish(y, col_of(p), columns);
           } else {
             finish(y, col_of(p), columns_of(p));
           }
@@ -478,6 +501,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       refill_single_slot();
       auto const second_local =
           over_values([&](int count) { return op.phase2(v, count, first_total, cols); });
+      if (row_ok)
+        read_first_ahead();
       auto const second_total = reduce(
           second_local, [&](auto a, auto b) { return op.merge2(a, b); }, shared.second);
       auto const stats = op.finalize2(first_total, second_total, cols);
@@ -494,8 +519,11 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         else
           return over_values([&](int count) { return op.local(v, count); });
       };
+      auto const local_value = local();
+      if (row_ok)
+        read_first_ahead();
       auto const total = reduce(
-          local(), [&](auto a, auto b) { return op.merge(a, b); }, shared.partials);
+          local_value, [&](auto a, auto b) { return op.merge(a, b); }, shared.partials);
       refill_single_slot();
       auto const stats = op.finalize(total, cols);
       // (A gradient_op's finish, which takes the gradient's values, runs in finish_row.)

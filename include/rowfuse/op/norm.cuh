@@ -21,16 +21,16 @@ template <int N> bool affine_allows_pack(no_affine_t const&) {
 /// gamma's and beta's packs at col0 as stored: an engine reads them together with the row's
 /// input (register_kernel), so that their latency is not paid after the row's statistics.
 template <int N, class G, class B> struct affine_packs {
-  rowfuse::detail::raw_pack<G, N> gamma;
-  rowfuse::detail::raw_pack<B, N> beta;
+  rowfuse::detail::word_pack<G, N> gamma;
+  rowfuse::detail::word_pack<B, N> beta;
 };
 
 template <int N, class G, class B>
 __device__ affine_packs<N, G, B> read_affine(affine_params<G, B> const& affine, index_t col0) {
   affine_packs<N, G, B> packs{};
-  packs.gamma = rowfuse::detail::read_operand<N>(affine.gamma, 0, col0);
+  packs.gamma = rowfuse::detail::load_words<N>(affine.gamma.row(0) + col0);
   if (affine.beta.data != nullptr)
-    packs.beta = rowfuse::detail::read_operand<N>(affine.beta, 0, col0);
+    packs.beta = rowfuse::detail::load_words<N>(affine.beta.row(0) + col0);
   return packs;
 }
 template <int N> __device__ rowfuse::detail::no_state read_affine(no_affine_t const&, index_t) {
@@ -49,8 +49,8 @@ __device__ void apply_affine(float (&y)[N], affine_params<G, B> const& affine,
   float g[N], b[N];
   ROWFUSE_UNROLL
   for (int j = 0; j < N; ++j) {
-    g[j] = rowfuse::detail::widen<float>(packs.gamma.v[j]);
-    b[j] = rowfuse::detail::widen<float>(packs.beta.v[j]);
+    g[j] = rowfuse::detail::widen<float>(packs.gamma[j]);
+    b[j] = rowfuse::detail::widen<float>(packs.beta[j]);
   }
   if (affine.zero_centered) {
     ROWFUSE_UNROLL
@@ -67,10 +67,10 @@ __device__ void apply_affine(float (&)[N], no_affine_t const&, rowfuse::detail::
 
 /// gamma's packs alone, for rmsnorm (its bind refuses a beta): held with a row on cluster rows,
 /// beta's packs would cost as many registers again for a pointer known to be null.
-template <int N, class G> struct gamma_packs { rowfuse::detail::raw_pack<G, N> gamma; };
+template <int N, class G> struct gamma_packs { rowfuse::detail::word_pack<G, N> gamma; };
 template <int N, class G, class B>
 __device__ gamma_packs<N, G> read_gamma(affine_params<G, B> const& affine, index_t col0) {
-  return {rowfuse::detail::read_operand<N>(affine.gamma, 0, col0)};
+  return {rowfuse::detail::load_words<N>(affine.gamma.row(0) + col0)};
 }
 template <int N> __device__ rowfuse::detail::no_state read_gamma(no_affine_t const&, index_t) {
   return {};
@@ -81,7 +81,7 @@ template <int N> __device__ rowfuse::detail::no_state read_gamma(no_affine_t con
 /// exchange, and bf16 gamma (a shift to widen) was otherwise widened at its load, holding 64
 /// floats instead of 32 words across the exchange (spills under a cap of 128 registers).
 template <int N, class G>
-__device__ rowfuse::detail::raw_pack<G, N> opaque(rowfuse::detail::raw_pack<G, N> pack) {
+__device__ rowfuse::detail::word_pack<G, N> opaque(rowfuse::detail::word_pack<G, N> pack) {
   if constexpr (sizeof(pack) % 4 == 0) {
     unsigned words[sizeof(pack) / 4];
     memcpy(words, &pack, sizeof(pack));
@@ -100,7 +100,7 @@ __device__ void apply_affine(float (&y)[N], affine_params<G, B> const& affine,
   auto const gamma = opaque<N>(packs.gamma);
   ROWFUSE_UNROLL
   for (int j = 0; j < N; ++j) {
-    float const g = rowfuse::detail::widen<float>(gamma.v[j]);
+    float const g = rowfuse::detail::widen<float>(gamma[j]);
     y[j] = affine.zero_centered ? fmaf(y[j], g, y[j]) + 0.0f : fmaf(y[j], g, 0.0f);
   }
 }

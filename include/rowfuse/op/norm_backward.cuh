@@ -254,7 +254,7 @@ private:
                               norm_detail::affine_packs<N, G, B> const& packs) const {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j) {
-      float const gamma = rowfuse::detail::widen<float>(packs.gamma.v[j]);
+      float const gamma = rowfuse::detail::widen<float>(packs.gamma[j]);
       g[j] = affine.zero_centered ? fmaf(gamma, dy[j], dy[j]) : gamma * dy[j];
     }
   }
