@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-16) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-18) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (round 5 only): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -90,10 +90,22 @@ int sms = 0;
 /// One shape: N-element packs, P packs a thread, B threads, whole-block rows or groups, C blocks
 /// a row, minimum blocks an SM; single 16-bit elements read before any arithmetic (RowFirst) or
 /// in the transform loop; group rows of a compile-time warp (WholeWarp) or a run-time group; an
-/// op's per-column operands kept in shared memory (SharedColumns) or as the engine chooses.
+/// op's per-column operands where Columns places them (tuning::column_placement).
 template <int P, int B, bool Whole, int C = 1, int MinBlocks = 1, bool RowFirst = true,
-          bool WholeWarp = false, bool SharedColumns = false>
+          bool WholeWarp = false,
+          rf::tuning::column_placement Columns = rf::tuning::column_placement::per_engine>
 struct shape {};
+
+/// The same shape with its operands placed by Columns.
+template <rf::tuning::column_placement Columns, int P, int B, bool Whole, int C, int MinBlocks,
+          bool RowFirst, bool WholeWarp, rf::tuning::column_placement Any>
+constexpr shape<P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, Columns>
+with_columns(shape<P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, Any>) {
+  return {};
+}
+
+constexpr auto shared = rf::tuning::column_placement::shared;
+constexpr auto ahead = rf::tuning::column_placement::ahead;
 
 // Round 3 times single-element shapes on the misaligned layout of `rowfuse-bench --misalign`:
 // every pointer one element off a 16-byte boundary and ld = cols + 1.
@@ -175,12 +187,12 @@ template <class MakeOp> index_t unit_rows(MakeOp const& make_op, index_t rows, i
 }
 
 template <class T, class MakeOp, bool Staged, int P, int B, bool Whole, int C, int MinBlocks,
-          bool RowFirst, bool WholeWarp, bool SharedColumns>
+          bool RowFirst, bool WholeWarp, rf::tuning::column_placement Columns>
 void run_one(char const* opname, MakeOp const& make_op, index_t cols, double copy,
              bool persistent) {
   constexpr int N = misaligned ? 1 : 16 / sizeof(T);
   using config = rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks, RowFirst,
-                                             WholeWarp, SharedColumns>;
+                                             WholeWarp, Columns>;
   if (Staged && !config::template staged<T>)
     return; // the same kernel as the direct one
   index_t const ld = misaligned ? cols + 1 : cols;
@@ -241,21 +253,24 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
               : WholeWarp ? "warp "
                           : "group",
               C, MinBlocks, N == 1 && sizeof(T) < 4 ? (RowFirst ? "first " : "inloop ") : "",
-              SharedColumns ? "shcols " : "", Staged ? "staged" : "direct",
-              persistent ? "persist" : "tiles  ", attr.numRegs, attr.localSizeBytes, blocks,
-              long(grid), copy / ms, err ? cudaGetErrorString(err) : "");
+              Columns == rf::tuning::column_placement::shared  ? "shcols "
+              : Columns == rf::tuning::column_placement::ahead ? "ahead "
+                                                               : "",
+              Staged ? "staged" : "direct", persistent ? "persist" : "tiles  ", attr.numRegs,
+              attr.localSizeBytes, blocks, long(grid), copy / ms,
+              err ? cudaGetErrorString(err) : "");
   std::fflush(stdout);
   (void)cudaGetLastError();
 }
 
 template <class T, class MakeOp, int P, int B, bool Whole, int C, int MinBlocks, bool RowFirst,
-          bool WholeWarp, bool SharedColumns>
+          bool WholeWarp, rf::tuning::column_placement Columns>
 void run_shape(char const* opname, MakeOp const& make_op, index_t cols, double copy,
-               shape<P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, SharedColumns>) {
+               shape<P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, Columns>) {
   for (bool persistent : {false, true}) {
-    run_one<T, MakeOp, false, P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, SharedColumns>(
+    run_one<T, MakeOp, false, P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, Columns>(
         opname, make_op, cols, copy, persistent);
-    run_one<T, MakeOp, true, P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, SharedColumns>(
+    run_one<T, MakeOp, true, P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, Columns>(
         opname, make_op, cols, copy, persistent);
   }
 }
@@ -436,7 +451,35 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
     sweep<T>(opname, op, {131072}, shape<8, 256, true, 16, 2>{});
     // rmsnorm_32bit's row (gamma in shared memory under a cap of two blocks) and r6's before it.
     sweep<T>(opname, op, {262144}, shape<8, 512, true, 16>{},
-             shape<8, 512, true, 16, 2, true, false, true>{});
+             shape<8, 512, true, 16, 2, true, false, shared>{});
+  }
+#elif ROW_SHAPES_ROUND == 17
+  // Round 17: one cluster row for a profiler run (ncu), the table's 65536-column 16-bit rmsnorm
+  // shape, which layernorm spills on.
+  sweep<T>(opname, op, {65536}, shape<8, 256, true, 4, 2>{});
+#elif ROW_SHAPES_ROUND == 18
+  // Round 18 (sixteenth session): the norms' rows past 16384 columns, block and cluster, under
+  // caps that buy blocks, each with the operands placed as the engine chooses and read ahead.
+  auto const both = [&](std::vector<index_t> const& widths, auto... shapes) {
+    sweep<T>(opname, op, widths, shapes...);
+    sweep<T>(opname, op, widths, with_columns<ahead>(shapes)...);
+  };
+  if constexpr (wide) {
+    both({32768}, shape<4, 1024, true>{}, shape<8, 256, true, 2, 2>{}, shape<4, 256, true, 4, 2>{},
+         shape<4, 256, true, 4, 3>{}, shape<8, 128, true, 4, 4>{});
+    both({65536}, shape<8, 256, true, 4, 2>{}, shape<4, 256, true, 8, 2>{},
+         shape<4, 256, true, 8, 3>{}, shape<8, 128, true, 8, 4>{}, shape<4, 512, true, 4, 2>{},
+         shape<8, 512, true, 2>{});
+    both({131072}, shape<8, 256, true, 8, 2>{}, shape<4, 256, true, 16, 2>{},
+         shape<4, 256, true, 16, 3>{}, shape<8, 128, true, 16, 4>{}, shape<4, 512, true, 8, 2>{});
+    both({262144}, shape<8, 256, true, 16, 2>{}, shape<8, 512, true, 8>{},
+         shape<4, 512, true, 16, 2>{}, shape<8, 512, true, 16>{});
+  } else {
+    both({65536}, shape<8, 256, true, 8, 2>{}, shape<4, 256, true, 16, 2>{},
+         shape<4, 256, true, 16, 3>{}, shape<8, 128, true, 16, 4>{});
+    both({131072}, shape<8, 256, true, 16, 2>{}, shape<8, 512, true, 8, 2>{},
+         shape<8, 512, true, 8>{});
+    both({262144}, shape<8, 512, true, 16>{}, shape<8, 512, true, 16, 2>{});
   }
 #elif ROW_SHAPES_ROUND == 16
   // Round 16: the single-element norm rows (scalar_heavy_16bit) on the misaligned layout, before
