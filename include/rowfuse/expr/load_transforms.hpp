@@ -16,13 +16,12 @@ namespace rowfuse {
 
 namespace detail {
 
-/// The operand's pack at (row, col0 .. col0 + N), one vector load, not yet widened.
+/// The operand's pack at (row, col0 .. col0 + N), one vector load, not yet widened: held as the
+/// load's words (word_pack) until an element is taken.
 template <int N, class T>
-ROWFUSE_HD raw_pack<std::remove_cv_t<T>, N> read_operand(view<T> const& operand, index_t row,
-                                                         index_t col0) {
-  raw_pack<std::remove_cv_t<T>, N> pack;
-  load_pack<N>(operand.row(row) + col0, pack.v);
-  return pack;
+ROWFUSE_HD word_pack<std::remove_cv_t<T>, N> read_operand(view<T> const& operand, index_t row,
+                                                          index_t col0) {
+  return load_words<N>(static_cast<std::remove_cv_t<T> const*>(operand.row(row) + col0));
 }
 
 /// Reads x[j] = operand(row, col0 + j) widened to V, with one vector load per pack.
@@ -31,7 +30,7 @@ ROWFUSE_HD void load_operand(view<T> const& operand, index_t row, index_t col0, 
   auto const pack = read_operand<N>(operand, row, col0);
   ROWFUSE_UNROLL
   for (int j = 0; j < N; ++j)
-    out[j] = widen<V>(pack.v[j]);
+    out[j] = widen<V>(pack[j]);
 }
 
 template <int N, class T> bool view_allows_pack(view<T> const& v) {
@@ -69,7 +68,7 @@ template <class T> struct bias_node : node_tag {
   ROWFUSE_HD void apply(V (&x)[N], index_t, index_t, Context&, Pack const& b) const {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
-      x[j] += detail::widen<V>(b.v[j]);
+      x[j] += detail::widen<V>(b[j]);
   }
   bias_node bind(char const* where, index_t, index_t cols) const {
     bias_node bound = *this;
@@ -92,7 +91,7 @@ template <class T> struct add_node : node_tag {
   ROWFUSE_HD void apply(V (&x)[N], index_t, index_t, Context&, Pack const& a) const {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
-      x[j] += detail::widen<V>(a.v[j]);
+      x[j] += detail::widen<V>(a[j]);
   }
   add_node bind(char const* where, index_t rows, index_t cols) const {
     return {{}, operand.bind(where, "add operand", rows, cols)};
@@ -115,7 +114,7 @@ template <class M> struct mask_node : node_tag {
   ROWFUSE_HD void apply(V (&x)[N], index_t, index_t, Context&, Pack const& m) const {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
-      if (m.v[j])
+      if (m[j])
         x[j] = V(fill);
   }
   mask_node bind(char const* where, index_t rows, index_t cols) const {

@@ -61,9 +61,6 @@ namespace detail {
 /// The state of a node without a read or draw hook.
 struct no_state {};
 
-/// An operand pack as read from memory, before widening.
-template <class T, int N> struct raw_pack { T v[N]; };
-
 template <int N, class Node>
 concept reads_operand = requires(Node const& node, index_t i) {
   node.template read<N>(i, i);

@@ -225,7 +225,7 @@ struct keep_mask_node : node_tag {
     V const scale = std::is_same_v<V, double> ? V(1) / (V(1) - V(p)) : V(keep_scale);
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
-      x[j] = keep.v[j] != 0 ? x[j] * scale : V(0);
+      x[j] = keep[j] != 0 ? x[j] * scale : V(0);
   }
   keep_mask_node bind(char const* where, index_t rows, index_t cols) const {
     detail::require(p >= 0.0f && p < 1.0f, where, "apply_keep_mask p", p, "must be in [0, 1)");
