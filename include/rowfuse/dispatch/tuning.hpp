@@ -128,10 +128,8 @@ join_rows(register_shape const (&narrow)[Narrow], register_shape const (&wide)[W
 //  - rmsnorm and layernorm want different shapes (1024 fp16 columns: rmsnorm 0.996 with one
 //    block a tile, layernorm 0.921), so each op has its own table.
 // The tables of one element size need not hold the same widest row (the engines an op can be
-// forced onto depend on its own table): the op-alone tables' cluster rows reach 262144 columns,
-// where layernorm_chain_16bit's register rows stop at 32768 (past it the chains run on
-// block_cluster; layernorm alone lost there too until its gamma and beta were read ahead, round
-// 18).
+// forced onto depend on its own table). Every 16-bit table's cluster rows now reach 262144
+// columns (layernorm's lost to block_cluster until gamma and beta were read ahead, round 18).
 
 /// Softmax over 16-bit inputs, packs of 8 (first row that holds the width).
 inline constexpr register_shape softmax_16bit[] = {
@@ -221,11 +219,23 @@ inline constexpr register_shape layernorm_16bit_past_4096[] = {
     {32768, 4, 1024, true, 1, true, true, 1},  // r4 0.861
 };
 
-/// LayerNorm over 16-bit inputs (three values reduced a row, gamma and beta: the most registers),
-/// the op alone (no load or store nodes; chains take layernorm_chain_16bit). Past 32768 columns
-/// rows over a cluster's registers with gamma and beta read ahead (round 18, sixteenth session,
+/// LayerNorm's 16-bit rows past 32768 columns, the op alone and under a chain: rows over a
+/// cluster's registers with gamma and beta read ahead (round 18, sixteenth session, the op alone,
 /// fp16 / bf16; the same shapes with them held with the row spilled and ran 0.43-0.65, and
-/// block_cluster ran 0.56-0.73 in rowfuse-bench).
+/// block_cluster ran 0.56-0.73 in rowfuse-bench). Under the chains, rowfuse-bench against
+/// block_cluster: residual 0.41-0.43 -> 0.47-0.62, residual_tee 0.49-0.50 -> 0.51-0.70,
+/// layernorm_fp8 0.45-0.59 -> 0.51-0.57 (fp16 at 65536: 0.59 -> 0.57).
+inline constexpr register_shape layernorm_16bit_clusters[] = {
+    {65536, 4, 512, true, 4, false, false, 2, true, false,
+     column_placement::ahead}, // r18 0.812 / 0.810 (8 x 256 in 4, staged: 0.777 / 0.759)
+    {131072, 4, 512, true, 8, false, false, 2, true, false,
+     column_placement::ahead}, // r18 0.765 / 0.749 (8 x 128 in 16, staged: 0.730 / 0.712)
+    {262144, 8, 256, true, 16, true, false, 2, true, false,
+     column_placement::ahead}, // r18 0.668 / 0.654 (4 x 512 in 16: 0.691 / 0.627)
+};
+
+/// LayerNorm over 16-bit inputs (three values reduced a row, gamma and beta: the most registers),
+/// the op alone (no load or store nodes; chains take layernorm_chain_16bit).
 inline constexpr auto layernorm_16bit = join_rows(
     join_rows(
         {
@@ -236,28 +246,23 @@ inline constexpr auto layernorm_16bit = join_rows(
                                                        //   persistent: 0.922)
         },
         layernorm_16bit_past_4096),
-    {
-        {65536, 4, 512, true, 4, false, false, 2, true, false,
-         column_placement::ahead}, // r18 0.812 / 0.810 (8 x 256 in 4, staged: 0.777 / 0.759)
-        {131072, 4, 512, true, 8, false, false, 2, true, false,
-         column_placement::ahead}, // r18 0.765 / 0.749 (8 x 128 in 16, staged: 0.730 / 0.712)
-        {262144, 8, 256, true, 16, true, false, 2, true, false,
-         column_placement::ahead}, // r18 0.668 / 0.654 (4 x 512 in 16: 0.691 / 0.627)
-    });
+    layernorm_16bit_clusters);
 
 /// LayerNorm over 16-bit inputs under a load or store chain (the residual block, layernorm ->
 /// fp8): the pipelines run on r4's rows, which were not re-measured with them when rounds 8 and 9
 /// gave the op alone four packs a thread from 65 to 512 columns and at 4096 (32 values and an
 /// operand's packs under the cap of 80 registers were not tried). layernorm_16bit's rows past 512
 /// columns but at 4096.
-inline constexpr auto layernorm_chain_16bit = join_rows(
-    {
-        {512, 2, 256, false, 1, false, true, 4},   // r4 0.894-0.913 (layernorm alone)
-        {1024, 4, 128, false, 1, false, false, 6}, // r4 0.921
-        {2048, 2, 128, true, 1, true, true, 1},    // r4 0.942
-        {4096, 2, 256, true, 1, true, true, 3},    // r4 0.922
-    },
-    layernorm_16bit_past_4096);
+inline constexpr auto layernorm_chain_16bit =
+    join_rows(join_rows(
+                  {
+                      {512, 2, 256, false, 1, false, true, 4},   // r4 0.894-0.913 (layernorm alone)
+                      {1024, 4, 128, false, 1, false, false, 6}, // r4 0.921
+                      {2048, 2, 128, true, 1, true, true, 1},    // r4 0.942
+                      {4096, 2, 256, true, 1, true, true, 3},    // r4 0.922
+                  },
+                  layernorm_16bit_past_4096),
+              layernorm_16bit_clusters);
 
 /// Softmax over fp32 inputs, packs of 4; past 32768 columns a row spans a cluster's registers.
 inline constexpr register_shape softmax_32bit[] = {
