@@ -19,7 +19,7 @@ namespace rowfuse::tuning {
 ///    before the row's last reduction: their latency hides behind that reduction and the finish
 ///    of the packs before them, and they hold registers for two packs, not for the row. Won
 ///    where per_engine spills (layernorm 16-bit on cluster rows: 0.56-0.73 -> 0.67-0.81; fp32 at
-///    131072-262144 columns under a cap of 64 registers: 0.70-0.84 -> 0.85-0.92) and lost
+///    131072-262144 columns under a cap of 64 registers: 0.69-0.84 -> 0.86-0.93) and lost
 ///    0.05-0.2 where it does not (rmsnorm's cluster rows, layernorm's group rows; round 15,
 ///    sixteenth session).
 enum class column_placement { per_engine, shared, ahead };
