@@ -28,9 +28,9 @@ template <int N, class G, class B> struct affine_packs {
 template <int N, class G, class B>
 __device__ affine_packs<N, G, B> read_affine(affine_params<G, B> const& affine, index_t col0) {
   affine_packs<N, G, B> packs{};
-  packs.gamma = rowfuse::detail::load_words<N>(affine.gamma.row(0) + col0);
+  packs.gamma = rowfuse::detail::read_operand<N>(affine.gamma, 0, col0);
   if (affine.beta.data != nullptr)
-    packs.beta = rowfuse::detail::load_words<N>(affine.beta.row(0) + col0);
+    packs.beta = rowfuse::detail::read_operand<N>(affine.beta, 0, col0);
   return packs;
 }
 template <int N> __device__ rowfuse::detail::no_state read_affine(no_affine_t const&, index_t) {
@@ -70,7 +70,7 @@ __device__ void apply_affine(float (&)[N], no_affine_t const&, rowfuse::detail::
 template <int N, class G> struct gamma_packs { rowfuse::detail::word_pack<G, N> gamma; };
 template <int N, class G, class B>
 __device__ gamma_packs<N, G> read_gamma(affine_params<G, B> const& affine, index_t col0) {
-  return {rowfuse::detail::load_words<N>(affine.gamma.row(0) + col0)};
+  return {rowfuse::detail::read_operand<N>(affine.gamma, 0, col0)};
 }
 template <int N> __device__ rowfuse::detail::no_state read_gamma(no_affine_t const&, index_t) {
   return {};
