@@ -7,13 +7,14 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-18) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-20) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (round 5 only): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
 // backward with dgamma (and dbeta), the column sums timed with the row kernel (round 7 only):
 // 11 layernorm_backward fp16, 12 rmsnorm_backward fp16, 13 layernorm_backward fp32; 14 rmsnorm
 // bf16, 15 log_softmax fp32, 16 layernorm bf16.
+// ROW_SHAPES_AFFINE (the layernorm parts and part 3): 1 leaves beta out, 2 gamma too.
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
@@ -38,6 +39,9 @@ namespace {
 #endif
 #ifndef ROW_SHAPES_PART
 #define ROW_SHAPES_PART 0
+#endif
+#ifndef ROW_SHAPES_AFFINE
+#define ROW_SHAPES_AFFINE 0
 #endif
 static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 16, "parts are 0 to 16");
 static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_PART > 9 || ROW_SHAPES_ROUND == 5,
@@ -481,6 +485,26 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
          shape<8, 512, true, 8>{});
     both({262144}, shape<8, 512, true, 16>{}, shape<8, 512, true, 16, 2>{});
   }
+#elif ROW_SHAPES_ROUND == 19
+  // Round 19 (seventeenth session): the norms' table rows past 32768 columns, and rmsnorm's
+  // cluster shapes beside layernorm's, for the one-round and affine experiments.
+  if constexpr (wide) {
+    sweep<T>(opname, op, {32768}, shape<4, 1024, true>{});
+    sweep<T>(opname, op, {65536}, with_columns<ahead>(shape<4, 512, true, 4, 2>{}),
+             shape<8, 256, true, 4, 2>{}, with_columns<ahead>(shape<8, 256, true, 4, 2>{}));
+    sweep<T>(opname, op, {131072}, with_columns<ahead>(shape<4, 512, true, 8, 2>{}),
+             shape<8, 256, true, 8, 2>{});
+    sweep<T>(opname, op, {262144}, with_columns<ahead>(shape<8, 256, true, 16, 2>{}),
+             with_columns<ahead>(shape<4, 512, true, 16, 2>{}), shape<8, 256, true, 16, 2>{});
+  } else {
+    sweep<T>(opname, op, {65536}, shape<8, 256, true, 8, 2>{});
+    sweep<T>(opname, op, {131072}, with_columns<ahead>(shape<8, 512, true, 8, 2>{}),
+             shape<8, 256, true, 16, 2>{});
+    sweep<T>(opname, op, {262144}, with_columns<ahead>(shape<8, 512, true, 16, 2>{}));
+  }
+#elif ROW_SHAPES_ROUND == 20
+  // Round 20: layernorm 16-bit's 65536-column table row alone, for a profiler run.
+  sweep<T>(opname, op, {65536}, with_columns<ahead>(shape<4, 512, true, 4, 2>{}));
 #elif ROW_SHAPES_ROUND == 16
   // Round 16: the single-element norm rows (scalar_heavy_16bit) on the misaligned layout, before
   // and after the same change.
@@ -683,13 +707,20 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
 /// Layernorm over inputs, gamma and beta of T: x uniform in [-4, 4), gamma in [0.5, 1.5), beta in
 /// [-0.5, 0.5). The affine is bound per width (it checks cols); rebinding inside the sweep is not
 /// needed for timing, so it is bound to the widest row once.
+/// ROW_SHAPES_AFFINE 1 leaves beta out, 2 gamma too (the operands' share of the time).
 template <class T> void layernorm_shapes(char const* opname) {
   fill<<<1024, 256>>>(static_cast<T*>(x), elems, -4.0f, 4.0f);
   fill<<<256, 256>>>(static_cast<T*>(gamma_data), 262144, 0.5f, 1.5f);
   fill<<<256, 256>>>(static_cast<T*>(beta_data), 262144, -0.5f, 0.5f);
-  auto const affine =
-      rf::affine(static_cast<T const*>(gamma_data), static_cast<T const*>(beta_data))
+  auto const affine = [] {
+    if constexpr (ROW_SHAPES_AFFINE == 2)
+      return rf::no_affine_t{};
+    else if constexpr (ROW_SHAPES_AFFINE == 1)
+      return rf::affine(static_cast<T const*>(gamma_data)).bind("rf::layernorm", 262144);
+    else
+      return rf::affine(static_cast<T const*>(gamma_data), static_cast<T const*>(beta_data))
           .bind("rf::layernorm", 262144);
+  }();
   all_shapes<T>(opname, same_op{rf::op::layernorm<decltype(affine)>{affine, 1e-5f, {}}});
 }
 
@@ -718,8 +749,12 @@ int main() {
 #elif ROW_SHAPES_PART == 3
   fill<<<1024, 256>>>(static_cast<__half*>(x), elems, -4.0f, 4.0f);
   fill<<<256, 256>>>(static_cast<__half*>(gamma_data), 262144, 0.5f, 1.5f);
-  auto const affine =
-      rf::affine(static_cast<__half const*>(gamma_data)).bind("rf::rmsnorm", 262144);
+  auto const affine = [] {
+    if constexpr (ROW_SHAPES_AFFINE == 2)
+      return rf::no_affine_t{};
+    else
+      return rf::affine(static_cast<__half const*>(gamma_data)).bind("rf::rmsnorm", 262144);
+  }();
   all_shapes<__half>("rmsnorm", same_op{rf::op::rmsnorm<decltype(affine)>{affine, 1e-6f, nullptr}});
 #elif ROW_SHAPES_PART == 14
   fill<<<1024, 256>>>(static_cast<__nv_bfloat16*>(x), elems, -4.0f, 4.0f);

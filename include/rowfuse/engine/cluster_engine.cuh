@@ -429,7 +429,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           copy_packs(row + clusters, p0, U);
     }
   }
-  flush_amax(store, store_ctx);
+  flush_amax(store, store_ctx, &reduce_storage);
   // A block's shared memory goes away when it exits: none may leave while a peer can still be
   // reading its slots for the last row.
   cluster.sync();

@@ -183,19 +183,34 @@ template <class Op, int BlockThreads> struct block_reducer {
   }
 };
 
-/// rf::cast's amax: each thread's running max |y| leaves the kernel as one atomic per warp.
-/// Every thread of the block must call it (it shuffles).
+/// rf::cast's amax: each thread's running max |y| leaves the block as one atomic update of the
+/// global amax. Grids of one block a row tile run tens of thousands of blocks, and accesses to
+/// one address serialise in L2: an atomic a warp cost layernorm -> fp8 a quarter of a copy's
+/// time (seventeenth session, bench/NOTES.md). `scratch` is 4 bytes of the block's shared memory
+/// that nothing uses any more (an engine's reduction storage after its last row): a variable of
+/// its own moved the dynamic shared memory after it, and every staged kernel lost 0.05-0.09, with
+/// or without a cast. Every thread of the block must call it (it shuffles and waits at
+/// barriers), at the end of the kernel.
 template <class StoreExpr>
-__device__ void flush_amax(StoreExpr const& store, store_context<float> const& context) {
+__device__ void flush_amax(StoreExpr const& store, store_context<float> const& context,
+                           void* scratch) {
   if constexpr (StoreExpr::has_cast) {
     float* amax = store.amax_output();
     if (amax == nullptr)
       return;
+    int& block_max = *static_cast<int*>(scratch); // the bits of the block's max |y|
     float m = context.amax;
     for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2)
       m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, lane_mask));
+    __syncthreads(); // every thread is done with what the scratch held
+    if (threadIdx.x == 0)
+      block_max = 0;
+    __syncthreads();
     if ((threadIdx.x & 31) == 0)
-      detail::atomic_max_nonnegative(amax, m);
+      atomicMax(&block_max, __float_as_int(m)); // non-negative floats order as their bits
+    __syncthreads();
+    if (threadIdx.x == 0)
+      detail::atomic_max_nonnegative(amax, __int_as_float(block_max));
   }
 }
 

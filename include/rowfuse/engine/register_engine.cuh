@@ -535,7 +535,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       });
     }
   }
-  flush_amax(store, store_ctx);
+  flush_amax(store, store_ctx, &shared);
 }
 
 } // namespace rowfuse::engine

@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(Config::block_threads)
       }
     }
   }
-  flush_amax(store, store_ctx);
+  flush_amax(store, store_ctx, &shared);
 }
 
 } // namespace rowfuse::engine
