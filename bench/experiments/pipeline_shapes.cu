@@ -664,15 +664,20 @@ template <pipeline_kind K, class... Shapes> void survey(index_t cols, Shapes...)
 /// is among them.
 template <pipeline_kind K> void survey_all() {
   constexpr bool d = false, st = true, g = false, b = true;
+  // The chains' narrow row (2 x 256 under a cap of four blocks) and layernorm's own (round 8:
+  // 4 x 128 under six; 2 x 256 under five), and their neighbours.
   for (index_t cols : {128, 256})
     survey<K>(cols, shape<1, 256, g, d>{}, shape<1, 256, g, st>{}, shape<2, 256, g, d>{},
               shape<2, 256, g, st>{}, shape<4, 256, g, d>{}, shape<4, 256, g, st>{},
               shape<1, 512, g, d>{}, shape<1, 512, g, st>{}, shape<2, 256, g, st, 3>{},
-              shape<1, 512, g, st, 2>{}, shape<1, 512, g, st, 3>{});
+              shape<1, 512, g, st, 2>{}, shape<1, 512, g, st, 3>{}, shape<2, 256, g, d, 4>{},
+              shape<2, 256, g, d, 5>{}, shape<4, 128, g, d, 6>{}, shape<4, 128, g, d, 8>{},
+              shape<2, 128, g, d, 8>{});
   survey<K>(512, shape<2, 256, g, d>{}, shape<2, 256, g, st>{}, shape<4, 256, g, d>{},
             shape<4, 256, g, st>{}, shape<2, 512, g, d>{}, shape<2, 512, g, st>{},
             shape<4, 128, g, d>{}, shape<4, 128, g, st>{}, shape<2, 256, g, st, 3>{},
-            shape<2, 512, g, st, 2>{}, shape<2, 512, g, st, 3>{});
+            shape<2, 512, g, st, 2>{}, shape<2, 512, g, st, 3>{}, shape<2, 256, g, d, 4>{},
+            shape<2, 256, g, d, 5>{}, shape<4, 128, g, d, 6>{}, shape<4, 128, g, d, 8>{});
   survey<K>(1024, shape<4, 128, g, d>{}, shape<4, 128, g, st>{}, shape<4, 256, g, d>{},
             shape<4, 256, g, st>{}, shape<4, 512, g, d>{}, shape<4, 512, g, st>{},
             shape<1, 128, b, d>{}, shape<1, 128, b, st>{}, shape<4, 256, g, st, 2>{},
@@ -683,7 +688,8 @@ template <pipeline_kind K> void survey_all() {
   survey<K>(4096, shape<1, 512, b, d>{}, shape<1, 512, b, st>{}, shape<2, 256, b, d>{},
             shape<2, 256, b, st>{}, shape<4, 128, b, d>{}, shape<4, 128, b, st>{},
             shape<1, 1024, b, d>{}, shape<1, 1024, b, st>{}, shape<2, 256, b, st, 3>{},
-            shape<1, 512, b, st, 2>{}, shape<1, 512, b, st, 3>{}, shape<1, 1024, b, st, 2>{});
+            shape<1, 512, b, st, 2>{}, shape<1, 512, b, st, 3>{}, shape<1, 1024, b, st, 2>{},
+            shape<4, 128, b, d, 6>{}, shape<4, 128, b, d, 4>{}, shape<2, 256, b, d, 3>{});
   survey<K>(8192, shape<1, 1024, b, d>{}, shape<1, 1024, b, st>{}, shape<2, 512, b, d>{},
             shape<2, 512, b, st>{}, shape<4, 256, b, d>{}, shape<4, 256, b, st>{},
             shape<8, 128, b, d>{}, shape<8, 128, b, st>{}, shape<2, 512, b, st, 2>{},

@@ -41,7 +41,8 @@ TEST_CASE("layernorm fp32 -> bf16, fp16 gamma/beta, every width and engine") {
   check_all_widths<layernorm_op, float, __nv_bfloat16, __half, __half>(affine_variants, 46);
 }
 
-TEST_CASE("layernorm alone plans from layernorm's shapes, under a chain from layernorm_chain's") {
+TEST_CASE("layernorm alone plans from layernorm's shapes, under a load chain from "
+          "layernorm_chain's, under a store chain alone from layernorm_store_chain's") {
   long const rows = 64, cols = 256;
   test::mirrored<__half> x(rows * cols), residual(rows * cols), y(rows * cols), gamma(cols),
       beta(cols);
@@ -54,7 +55,7 @@ TEST_CASE("layernorm alone plans from layernorm's shapes, under a chain from lay
   CHECK(alone.engine == rf::engine_kind::warp_rows);
   CHECK(test::table_row(rf::tuning::layernorm_16bit, alone).max_cols == 1024);
   CHECK(alone.packs == 4);
-  // The residual block's load chain, and an fp8 store, keep the chain's narrow row.
+  // The residual block's load chain keeps the chain's narrow row.
   auto const residual_sum = input | rf::add(static_cast<__half const*>(residual.d()));
   rf::plan const chain =
       rf::layernorm(residual_sum, rf::store(y.d()), affine, 1e-5f, nullptr, {}, dry);
@@ -64,6 +65,8 @@ TEST_CASE("layernorm alone plans from layernorm's shapes, under a chain from lay
   rf::plan const scaled = rf::layernorm(input, rf::store(y.d()) | rf::cast<__half>(2.0f), affine,
                                         1e-5f, nullptr, {}, dry);
   INFO(rf::explain(scaled));
-  CHECK(test::table_row(rf::tuning::layernorm_chain_16bit, scaled).max_cols == 512);
-  CHECK(scaled.packs == 2);
+  // A store chain alone (a scaled cast) takes four packs a thread, staged.
+  CHECK(test::table_row(rf::tuning::layernorm_store_chain_16bit, scaled).max_cols == 512);
+  CHECK(scaled.packs == 4);
+  CHECK(scaled.staged);
 }

@@ -43,10 +43,10 @@ struct table_key {
   int element_bytes, pack;
 };
 constexpr table_key keys[] = {{2, 8}, {2, 1}, {4, 4}, {4, 1}};
-constexpr shape_family families[] = {shape_family::softmax,          shape_family::log_softmax,
-                                     shape_family::rmsnorm,          shape_family::layernorm,
-                                     shape_family::softmax_gradient, shape_family::norm_gradient,
-                                     shape_family::attention,        shape_family::layernorm_chain};
+constexpr shape_family families[] = {
+    shape_family::softmax,   shape_family::log_softmax,      shape_family::rmsnorm,
+    shape_family::layernorm, shape_family::softmax_gradient, shape_family::norm_gradient,
+    shape_family::attention, shape_family::layernorm_chain,  shape_family::layernorm_store_chain};
 constexpr register_engine engines[] = {register_engine::warp_rows, register_engine::block_rows,
                                        register_engine::cluster_rows};
 
@@ -142,17 +142,19 @@ TEST_CASE("log-softmax's shapes: softmax's but at a few widths, the same widest 
   CHECK(rf::detail::register_shapes(4, 4, shape_family::softmax).back().min_blocks_per_sm == 1);
 }
 
-TEST_CASE("layernorm alone and under a chain: the same rows past 1024 columns but at 4096 (single "
-          "16-bit elements: their own) and where the op alone reads gamma and beta ahead, the op "
-          "alone holding every engine's widest row of the chain's, their own narrow rows") {
+TEST_CASE("layernorm alone and under a load chain: the same rows past 1024 columns but at 4096, "
+          "at 8192 in 16 bits (single 16-bit elements: their own) and where the op alone reads "
+          "gamma and beta ahead, the op alone holding every engine's widest row of the chain's, "
+          "their own narrow rows") {
   using rf::tuning::column_placement;
-  auto const shared_rows = [](table shapes, table alone) {
+  auto const shared_rows = [](table shapes, table alone, table_key key) {
     std::vector<rf::tuning::register_shape> rows;
     std::ranges::copy_if(shapes, std::back_inserter(rows), [&](auto const& s) {
       bool const read_ahead_alone = std::ranges::any_of(alone, [&](auto const& a) {
         return a.max_cols == s.max_cols && a.columns == column_placement::ahead;
       });
-      return s.max_cols > 1024 && s.max_cols != 4096 && !read_ahead_alone;
+      bool const staged_chain = key.element_bytes == 2 && s.max_cols == 8192;
+      return s.max_cols > 1024 && s.max_cols != 4096 && !staged_chain && !read_ahead_alone;
     });
     return rows;
   };
@@ -163,14 +165,15 @@ TEST_CASE("layernorm alone and under a chain: the same rows past 1024 columns bu
                         if (key.element_bytes == 2 && key.pack == 1)
                           CHECK(alone.data() != chain.data());
                         else
-                          CHECK(shared_rows(alone, alone) == shared_rows(chain, alone));
+                          CHECK(shared_rows(alone, alone, key) == shared_rows(chain, alone, key));
                         check_widest(alone, chain, key.pack, std::greater_equal<>{});
                       });
   // 16-bit rows past 32768 columns, alone and under a chain: on a cluster's registers with gamma
   // and beta read ahead (round 18, sixteenth session: 0.81 of copy at 65536 against
   // block_cluster's 0.73 for the op alone; the residual block 0.43 -> 0.50).
   rf::device_info const h100 = test::described_device();
-  for (shape_family family : {shape_family::layernorm, shape_family::layernorm_chain}) {
+  for (shape_family family : {shape_family::layernorm, shape_family::layernorm_chain,
+                              shape_family::layernorm_store_chain}) {
     CAPTURE(int(family));
     rf::plan const wide =
         rf::detail::choose_plan("layernorm", 2048, 65536, 8, rf::engine_kind::automatic, h100,
@@ -194,6 +197,32 @@ TEST_CASE("layernorm alone and under a chain: the same rows past 1024 columns bu
   CHECK(chain.persistent);
 }
 
+TEST_CASE("layernorm under a store chain alone: its own rows for 16-bit packs (four packs a "
+          "thread from 65 columns, staged on a persistent grid), the load chain's elsewhere, the "
+          "same widest row of every engine") {
+  for_each_table_pair(shape_family::layernorm_store_chain, shape_family::layernorm_chain,
+                      [](table store_chain, table chain, table_key key) {
+                        if (key.element_bytes == 2 && key.pack == 8)
+                          CHECK(store_chain.data() != chain.data());
+                        else
+                          CHECK(store_chain.data() == chain.data());
+                        check_widest(store_chain, chain, key.pack, std::equal_to<>{});
+                      });
+  rf::device_info const h100 = test::described_device();
+  auto const shapes = rf::detail::register_shapes(2, 8, shape_family::layernorm_store_chain);
+  rf::plan const narrow = rf::detail::choose_plan("layernorm", 1 << 20, 256, 8,
+                                                  rf::engine_kind::automatic, h100, shapes);
+  CHECK(narrow.engine == rf::engine_kind::warp_rows);
+  CHECK(narrow.packs == 4);
+  CHECK(narrow.persistent);
+  CHECK(narrow.staged);
+  rf::plan const at_4096 = rf::detail::choose_plan("layernorm", 1 << 15, 4096, 8,
+                                                   rf::engine_kind::automatic, h100, shapes);
+  CHECK(at_4096.engine == rf::engine_kind::block_rows);
+  CHECK(at_4096.packs == 4);
+  CHECK(at_4096.block_threads == 128);
+}
+
 TEST_CASE("single 16-bit elements from 257 to 1024 columns: a warp a row, its 32 lanes fixed, "
           "whatever the width; forced on the pipelines' tables too") {
   rf::device_info const h100 = test::described_device();
@@ -212,7 +241,8 @@ TEST_CASE("single 16-bit elements from 257 to 1024 columns: a warp a row, its 32
     }
   }
   // The pipelines keep round 3's rows at 300 columns and take the warp row when forced.
-  for (shape_family family : {shape_family::attention, shape_family::layernorm_chain}) {
+  for (shape_family family : {shape_family::attention, shape_family::layernorm_chain,
+                              shape_family::layernorm_store_chain}) {
     CAPTURE(int(family));
     auto const shapes = rf::detail::register_shapes(2, 1, family);
     rf::plan const automatic =

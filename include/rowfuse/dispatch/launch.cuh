@@ -77,13 +77,14 @@ inline constexpr tuning::shape_family chain_family<op::softmax<false, Accurate>,
     masks_packs<Load>&& drops_values<Store> ? tuning::shape_family::attention
                                             : tuning::shape_family::softmax;
 
-/// Layernorm takes layernorm's shapes alone (no load or store nodes) and layernorm_chain's under
-/// a chain (the residual block's operands and dropout, a cast to fp8): the rows the pipelines
-/// were measured on, fewer values a thread on narrow rows.
+/// Layernorm takes layernorm's shapes alone (no load or store nodes), layernorm_chain's under a
+/// load chain (the residual block's operands and dropout: fewer values a thread on narrow rows)
+/// and layernorm_store_chain's under a store chain alone (a cast to fp8).
 template <class Affine, class Load, class Store>
 inline constexpr tuning::shape_family chain_family<op::layernorm<Affine>, Load, Store> =
-    is_bare<Load>&& is_bare<Store> ? tuning::shape_family::layernorm
-                                   : tuning::shape_family::layernorm_chain;
+    !is_bare<Load>   ? tuning::shape_family::layernorm_chain
+    : is_bare<Store> ? tuning::shape_family::layernorm
+                     : tuning::shape_family::layernorm_store_chain;
 
 template <class Op, class Load, class Store>
 inline constexpr tuning::shape_family shape_family_of =

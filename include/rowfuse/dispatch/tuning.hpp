@@ -248,12 +248,14 @@ inline constexpr auto layernorm_16bit = join_rows(
         layernorm_16bit_past_4096),
     layernorm_16bit_clusters);
 
-/// LayerNorm over 16-bit inputs under a load or store chain (the residual block, layernorm ->
-/// fp8): the pipelines run on r4's rows, which were not re-measured with them when rounds 8 and 9
-/// gave the op alone four packs a thread from 65 to 512 columns and at 4096 (32 values and an
-/// operand's packs under the cap of 80 registers were not tried). layernorm_16bit's rows past 512
-/// columns but at 4096.
-inline constexpr auto layernorm_chain_16bit =
+/// LayerNorm over 16-bit inputs under a load chain (the residual block): the pipelines run on r4's
+/// rows, which were not re-measured with them when rounds 8 and 9 gave the op alone four packs a
+/// thread from 65 to 512 columns and at 4096 (32 values and an operand's packs under the cap of 80
+/// registers were not tried). layernorm_16bit's rows past 512 columns but at 4096, and at 8192,
+/// where the residual block stages a persistent grid's rows (pipeline_shapes.cu's survey,
+/// seventeenth session: 0.858 / 0.835 fp16 / bf16, against 0.76 in rowfuse-bench on the op
+/// alone's direct row).
+inline constexpr auto layernorm_chain_16bit = replace_rows(
     join_rows(join_rows(
                   {
                       {512, 2, 256, false, 1, false, true, 4},   // r4 0.894-0.913 (layernorm alone)
@@ -262,7 +264,26 @@ inline constexpr auto layernorm_chain_16bit =
                       {4096, 2, 256, true, 1, true, true, 3},    // r4 0.922
                   },
                   layernorm_16bit_past_4096),
-              layernorm_16bit_clusters);
+              layernorm_16bit_clusters),
+    {{8192, 4, 256, true, 1, true, true, 3}});
+
+/// LayerNorm over 16-bit inputs under a store chain alone (a scaled cast to fp8 with amax), packs
+/// of 8: bench/experiments/pipeline_shapes.cu's survey of layernorm_fp8 (seventeenth session,
+/// after rf::cast's amax became one atomic a block; fp16 / bf16, ratio to copy, the chains' row
+/// in brackets). With no operand to read beside the row, it holds four packs a thread where
+/// the residual block's chain holds two, and stages them on a persistent grid.
+inline constexpr auto layernorm_store_chain_16bit = join_rows(
+    {
+        {64, 2, 256, false, 1, false, true, 4},   // the chains' row (not surveyed below 128)
+        {512, 4, 256, false, 1, true, true, 1},   // 0.829-0.852 / 0.814-0.821 ([0.58-0.65])
+        {1024, 4, 512, false, 1, true, true, 2},  // 0.830 / 0.822 ([0.75 / 0.73])
+        {2048, 2, 128, true, 1, true, true, 1},   // the chains' 0.834 / 0.825
+        {4096, 4, 128, true, 1, false, true, 6},  // 0.872 / 0.860 ([0.824 / 0.815])
+        {8192, 4, 256, true, 1, false, false, 3}, // layernorm's (staged persistent: 0.822 / 0.805)
+        {16384, 4, 512, true, 1, true, true, 2},  // 0.873 / 0.869 ([0.81 / 0.78])
+        {32768, 4, 1024, true, 1, true, true, 1}, // the chains' 0.790 / 0.753
+    },
+    layernorm_16bit_clusters);
 
 /// Softmax over fp32 inputs, packs of 4; past 32768 columns a row spans a cluster's registers.
 inline constexpr register_shape softmax_32bit[] = {
@@ -563,10 +584,12 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
 
 /// Which tables an op takes: softmax's, log-softmax's, attention's (softmax under a load chain
 /// that masks and a store chain that drops; over fp32 or single elements it takes softmax's),
-/// rmsnorm's, layernorm's (the op alone) or layernorm_chain's (layernorm under a chain; the two
-/// differ on narrow rows only), or a backward op's (they hold two streams): softmax's and
-/// log-softmax's, or the norms'. Which engines an op can be forced onto depends on its family's
-/// tables (the 16-bit norms' backward rows reach 65536 columns, softmax's backward 32768).
+/// rmsnorm's, layernorm's (the op alone), layernorm_chain's (layernorm under a load chain; the two
+/// differ on narrow rows only) or layernorm_store_chain's (under a store chain alone: 16-bit
+/// packs have their own rows, elsewhere it takes layernorm_chain's), or a backward op's (they hold
+/// two streams): softmax's and log-softmax's, or the norms'. Which engines an op can be forced onto
+/// depends on its family's tables (the 16-bit norms' backward rows reach 65536 columns, softmax's
+/// backward 32768).
 enum class shape_family {
   softmax,
   log_softmax, ///< softmax's shapes but at a few widths (single elements too)
@@ -574,8 +597,9 @@ enum class shape_family {
   layernorm,
   softmax_gradient,
   norm_gradient,
-  attention,       ///< softmax with a load chain that masks and a store chain that drops
-  layernorm_chain, ///< layernorm under a load or store chain (layernorm: the op alone)
+  attention,             ///< softmax with a load chain that masks and a store chain that drops
+  layernorm_chain,       ///< layernorm under a load chain (layernorm: the op alone)
+  layernorm_store_chain, ///< layernorm under a store chain alone (its load chain bare)
 };
 
 /// The table for elements of `ElementBytes` at packs of `Pack` for ops of `Family`: the kernel
@@ -606,7 +630,8 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
       return scalar_attention_16bit;
     else if constexpr (Family == shape_family::rmsnorm)
       return scalar_rmsnorm_16bit;
-    else if constexpr (Family == shape_family::layernorm_chain)
+    else if constexpr (Family == shape_family::layernorm_chain ||
+                       Family == shape_family::layernorm_store_chain)
       return scalar_heavy_chain_16bit;
     else
       return scalar_heavy_16bit;
@@ -617,7 +642,8 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
       return log_softmax_32bit;
     else if constexpr (Family == shape_family::rmsnorm)
       return rmsnorm_32bit;
-    else if constexpr (Family == shape_family::layernorm_chain)
+    else if constexpr (Family == shape_family::layernorm_chain ||
+                       Family == shape_family::layernorm_store_chain)
       return layernorm_chain_32bit;
     else
       return layernorm_32bit;
@@ -632,6 +658,8 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
       return rmsnorm_16bit;
     else if constexpr (Family == shape_family::layernorm_chain)
       return layernorm_chain_16bit;
+    else if constexpr (Family == shape_family::layernorm_store_chain)
+      return layernorm_store_chain_16bit;
     else
       return layernorm_16bit;
   }
