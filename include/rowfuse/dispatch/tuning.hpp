@@ -251,21 +251,24 @@ inline constexpr auto layernorm_16bit = join_rows(
 /// LayerNorm over 16-bit inputs under a load chain (the residual block): the pipelines run on r4's
 /// rows, which were not re-measured with them when rounds 8 and 9 gave the op alone four packs a
 /// thread from 65 to 512 columns and at 4096 (32 values and an operand's packs under the cap of 80
-/// registers were not tried). layernorm_16bit's rows past 512 columns but at 4096, and at 8192,
-/// where the residual block stages a persistent grid's rows (pipeline_shapes.cu's survey,
-/// seventeenth session: 0.858 / 0.835 fp16 / bf16, against 0.76 in rowfuse-bench on the op
-/// alone's direct row).
+/// registers were not tried). layernorm_16bit's rows past 1024 columns but at 4096, and at 8192
+/// and 16384, where the residual block stages a persistent grid's rows. Rows marked s are
+/// pipeline_shapes.cu's survey of the residual block (seventeenth session, fp16 / bf16; at 128-1024
+/// the r4 rows ran 0.72-0.78, at 8192 0.76, at 16384 0.71-0.73 in rowfuse-bench): 8192 0.858 /
+/// 0.835, 16384 0.764 / 0.747.
 inline constexpr auto layernorm_chain_16bit = replace_rows(
     join_rows(join_rows(
                   {
-                      {512, 2, 256, false, 1, false, true, 4},   // r4 0.894-0.913 (layernorm alone)
-                      {1024, 4, 128, false, 1, false, false, 6}, // r4 0.921
-                      {2048, 2, 128, true, 1, true, true, 1},    // r4 0.942
-                      {4096, 2, 256, true, 1, true, true, 3},    // r4 0.922
+                      {64, 2, 256, false, 1, false, true, 4},   // r4 (not surveyed below 128)
+                      {256, 1, 512, false, 1, false, true, 1},  // s 0.792-0.807 / 0.756-0.771
+                      {512, 4, 128, false, 1, true, false, 1},  // s 0.792 / 0.750
+                      {1024, 1, 128, true, 1, false, false, 1}, // s 0.819 / 0.799
+                      {2048, 2, 128, true, 1, true, true, 1},   // r4 0.942
+                      {4096, 2, 256, true, 1, true, true, 3},   // r4 0.922
                   },
                   layernorm_16bit_past_4096),
               layernorm_16bit_clusters),
-    {{8192, 4, 256, true, 1, true, true, 3}});
+    {{8192, 4, 256, true, 1, true, true, 3}, {16384, 4, 512, true, 1, true, true, 1}});
 
 /// LayerNorm over 16-bit inputs under a store chain alone (a scaled cast to fp8 with amax), packs
 /// of 8: bench/experiments/pipeline_shapes.cu's survey of layernorm_fp8 (seventeenth session,
