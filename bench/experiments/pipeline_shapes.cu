@@ -23,6 +23,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DPIPELINE_SHAPES_PART=0 bench/experiments/pipeline_shapes.cu src/*.cpp -o /tmp/ps0
 //   /tmp/ps0 > ps0.csv
+// With -DPIPELINE_SHAPES_NARROW=1 a part covers 32 and 64 columns instead (survey_narrow).
 // With -DPIPELINE_SHAPES_WIDE=1 a part covers 32768 to 262144 columns instead: half 0 the planned
 // call and the ablations there, half 1 a survey of cluster rows (a row over the registers of
 // 2-16 blocks) and of whole-block rows that hold 32768 columns.
@@ -62,6 +63,9 @@
 #ifndef PIPELINE_SHAPES_WIDE
 #define PIPELINE_SHAPES_WIDE 0
 #endif
+#ifndef PIPELINE_SHAPES_NARROW
+#define PIPELINE_SHAPES_NARROW 0
+#endif
 
 namespace rf = rowfuse;
 using rf::index_t;
@@ -84,7 +88,14 @@ constexpr double element_bytes = sizeof(T);      // of the input, in counted byt
 
 constexpr index_t elements = index_t(1) << 26; // rows * cols of every case
 constexpr bool wide_rows = PIPELINE_SHAPES_WIDE != 0;
-constexpr index_t narrowest = wide_rows ? 32768 : 128, widest = wide_rows ? 262144 : 32768;
+constexpr bool narrow_rows = PIPELINE_SHAPES_NARROW != 0;
+static_assert(!(wide_rows && narrow_rows), "one of PIPELINE_SHAPES_WIDE and _NARROW");
+constexpr index_t narrowest = wide_rows     ? 32768
+                              : narrow_rows ? 32
+                                            : 128,
+                  widest = wide_rows     ? 262144
+                           : narrow_rows ? 64
+                                         : 32768;
 
 // ---- device memory, timing, data --------------------------------------------------------------
 
@@ -728,11 +739,25 @@ template <pipeline_kind K> void survey_wide() {
             shape<4, 512, b, d, 2, 16>{}, shape<16, 256, b, d, 1, 8>{});
 }
 
+/// Rows of 32 and 64 columns (narrow_rows, packs of 8): group rows of 1-4 packs a lane over 128-512
+/// threads, direct and staged, under the caps the wider group rows take.
+template <pipeline_kind K> void survey_narrow() {
+  constexpr bool d = false, st = true, g = false;
+  for (index_t cols : {32, 64})
+    survey<K>(cols, shape<1, 256, g, d>{}, shape<1, 256, g, st>{}, shape<2, 256, g, d>{},
+              shape<2, 256, g, st>{}, shape<4, 256, g, d>{}, shape<4, 256, g, st>{},
+              shape<1, 512, g, d>{}, shape<1, 512, g, st>{}, shape<4, 128, g, st>{},
+              shape<2, 256, g, d, 4>{}, shape<4, 128, g, d, 6>{}, shape<2, 128, g, d, 8>{},
+              shape<4, 512, g, st, 2>{});
+}
+
 /// This part's half. Templates all the way down, so that the other half's kernels are not
 /// instantiated.
 template <bool Survey> void run_half() {
   if constexpr (Survey && wide_rows) {
     survey_wide<pipeline>();
+  } else if constexpr (Survey && narrow_rows) {
+    survey_narrow<pipeline>();
   } else if constexpr (Survey) {
     survey_all<pipeline>();
   } else {
