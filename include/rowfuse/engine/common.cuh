@@ -184,12 +184,12 @@ template <class Op, int BlockThreads> struct block_reducer {
 };
 
 /// rf::cast's amax: each thread's running max |y| leaves the block as one atomic update of the
-/// global amax. Grids of one block a row tile run tens of thousands of blocks, and accesses to
-/// one address serialise in L2: an atomic a warp cost layernorm -> fp8 a quarter of a copy's
-/// time (seventeenth session, bench/NOTES.md). `scratch` is 4 bytes of the block's shared memory
-/// that nothing uses any more (an engine's reduction storage after its last row): a variable of
-/// its own moved the dynamic shared memory after it, and every staged kernel lost 0.05-0.09, with
-/// or without a cast. Every thread of the block must call it (it shuffles and waits at
+/// global amax, because grids of one block a row tile run tens of thousands of blocks and
+/// updates of one address serialise in L2. `scratch` is 4 bytes of the block's shared memory
+/// that nothing uses any more (an engine's reduction storage after its last row), because a
+/// __shared__ variable of this function would move the dynamic shared memory, and with it the
+/// staging slots, off the alignment the staged kernels were measured at (bench/NOTES.md,
+/// seventeenth session). Every thread of the block must call it (it shuffles and waits at
 /// barriers), at the end of the kernel.
 template <class StoreExpr>
 __device__ void flush_amax(StoreExpr const& store, store_context<float> const& context,
