@@ -187,10 +187,10 @@ template <class Op, int BlockThreads> struct block_reducer {
 /// global amax, because grids of one block a row tile run tens of thousands of blocks and
 /// updates of one address serialise in L2. `scratch` is 4 bytes of the block's shared memory
 /// that nothing uses any more (an engine's reduction storage after its last row), because a
-/// __shared__ variable of this function would move the dynamic shared memory, and with it the
-/// staging slots, off the alignment the staged kernels were measured at (bench/NOTES.md,
-/// seventeenth session). Every thread of the block must call it (it shuffles and waits at
-/// barriers), at the end of the kernel.
+/// __shared__ variable of this function moves the dynamic shared memory, the staging slots, and
+/// staged kernels ran slower so, with or without a cast (bench/NOTES.md, seventeenth session).
+/// Every thread of the block must call it (it shuffles and waits at barriers), at the end of the
+/// kernel.
 template <class StoreExpr>
 __device__ void flush_amax(StoreExpr const& store, store_context<float> const& context,
                            void* scratch) {
