@@ -24,30 +24,6 @@ inline constexpr int pack_access_bytes = N * sizeof(T) >= 16 ? 16 : int(N * size
 /// Byte alignment a pointer (and a row stride in bytes) needs for packs of N elements of T.
 template <class T, int N> inline constexpr std::uintptr_t pack_alignment = pack_access_bytes<T, N>;
 
-template <int N, class T> ROWFUSE_HD void load_pack(T const* source, T (&out)[N]) {
-  constexpr int bytes = pack_access_bytes<T, N>;
-  using word = typename raw_word<bytes>::type;
-  constexpr int words = N * int(sizeof(T)) / bytes;
-  word buffer[words];
-  auto const* from = reinterpret_cast<word const*>(source);
-  ROWFUSE_UNROLL
-  for (int i = 0; i < words; ++i)
-    buffer[i] = from[i];
-  std::memcpy(out, buffer, sizeof(out));
-}
-
-template <int N, class T> ROWFUSE_HD void store_pack(T* destination, T const (&in)[N]) {
-  constexpr int bytes = pack_access_bytes<T, N>;
-  using word = typename raw_word<bytes>::type;
-  constexpr int words = N * int(sizeof(T)) / bytes;
-  word buffer[words];
-  std::memcpy(buffer, in, sizeof(in));
-  auto* to = reinterpret_cast<word*>(destination);
-  ROWFUSE_UNROLL
-  for (int i = 0; i < words; ++i)
-    to[i] = buffer[i];
-}
-
 /// N elements of T held as the words of the one load that brings them (16-byte words for a
 /// 16-byte pack), not as N elements: a value read ahead of its use stays in the load's registers
 /// until an element is taken. Held as elements, nvcc split a 16-bit pack into halves at the load
@@ -73,6 +49,22 @@ template <int N, class T> ROWFUSE_HD word_pack<T, N> load_words(T const* source)
   for (int i = 0; i < word_pack<T, N>::words; ++i)
     pack.w[i] = from[i];
   return pack;
+}
+
+/// The pack at source as elements: load_words' loads.
+template <int N, class T> ROWFUSE_HD void load_pack(T const* source, T (&out)[N]) {
+  auto const pack = load_words<N>(source);
+  std::memcpy(out, pack.w, sizeof(out));
+}
+
+/// in to destination with the loads' words.
+template <int N, class T> ROWFUSE_HD void store_pack(T* destination, T const (&in)[N]) {
+  word_pack<T, N> pack;
+  std::memcpy(pack.w, in, sizeof(in));
+  auto* to = reinterpret_cast<typename word_pack<T, N>::word*>(destination);
+  ROWFUSE_UNROLL
+  for (int i = 0; i < word_pack<T, N>::words; ++i)
+    to[i] = pack.w[i];
 }
 
 /// Slots in shared memory for one value of trivially copyable T per thread of `Threads`, index
