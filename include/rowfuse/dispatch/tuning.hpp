@@ -248,14 +248,11 @@ inline constexpr auto layernorm_16bit = join_rows(
         layernorm_16bit_past_4096),
     layernorm_16bit_clusters);
 
-/// LayerNorm over 16-bit inputs under a load chain (the residual block): the pipelines run on r4's
-/// rows, which were not re-measured with them when rounds 8 and 9 gave the op alone four packs a
-/// thread from 65 to 512 columns and at 4096 (32 values and an operand's packs under the cap of 80
-/// registers were not tried). layernorm_16bit's rows past 1024 columns but at 4096, and at 8192
-/// and 16384, where the residual block stages a persistent grid's rows. Rows marked s are
-/// pipeline_shapes.cu's survey of the residual block (seventeenth session, fp16 / bf16; at 128-1024
-/// the r4 rows ran 0.72-0.78, at 8192 0.76, at 16384 0.71-0.73 in rowfuse-bench): 8192 0.858 /
-/// 0.835, 16384 0.764 / 0.747.
+/// LayerNorm over 16-bit inputs under a load chain (the residual block). Rows marked s, and the
+/// staged persistent rows at 8192 and 16384, are pipeline_shapes.cu's survey of the residual
+/// block (seventeenth session, fp16 / bf16; r4's rows ran 0.72-0.78 at 128-1024, 0.76 at 8192 and
+/// 0.71-0.73 at 16384 in rowfuse-bench): 8192 0.858 / 0.835, 16384 0.764 / 0.747. The survey did
+/// not reach 64 columns, nor 2048 and 4096, which keep r4's rows; past 4096 layernorm_16bit's.
 inline constexpr auto layernorm_chain_16bit = replace_rows(
     join_rows(join_rows(
                   {
