@@ -251,8 +251,9 @@ inline constexpr auto layernorm_16bit = join_rows(
 /// LayerNorm over 16-bit inputs under a load chain (the residual block). Rows marked s, and the
 /// staged persistent rows at 8192 and 16384, are pipeline_shapes.cu's survey of the residual
 /// block (seventeenth session, fp16 / bf16; r4's rows ran 0.72-0.78 at 128-1024, 0.76 at 8192 and
-/// 0.71-0.73 at 16384 in rowfuse-bench): 8192 0.858 / 0.835, 16384 0.764 / 0.747. The survey did
-/// not reach 64 columns, nor 2048 and 4096, which keep r4's rows; past 4096 layernorm_16bit's.
+/// 0.71-0.73 at 16384 in rowfuse-bench): 8192 0.858 / 0.835, 16384 0.764 / 0.747. At 2048 and 4096
+/// r4's rows were the survey's best too; 64 columns were not surveyed. From 32768 on,
+/// layernorm_16bit's rows.
 inline constexpr auto layernorm_chain_16bit = replace_rows(
     join_rows(join_rows(
                   {
