@@ -7,9 +7,9 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-20) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-22) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
-// backward ops (round 5 only): 6 softmax_backward fp16, 7 softmax_backward fp32,
+// backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
 // backward with dgamma (and dbeta), the column sums timed with the row kernel (round 7 only):
 // 11 layernorm_backward fp16, 12 rmsnorm_backward fp16, 13 layernorm_backward fp32; 14 rmsnorm
@@ -44,8 +44,9 @@ namespace {
 #define ROW_SHAPES_AFFINE 0
 #endif
 static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 16, "parts are 0 to 16");
-static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_PART > 9 || ROW_SHAPES_ROUND == 5,
-              "the backward parts (6-9) have shapes in round 5 only");
+static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_PART > 9 || ROW_SHAPES_ROUND == 5 ||
+                  ROW_SHAPES_ROUND == 21 || ROW_SHAPES_ROUND == 22,
+              "the backward parts (6-9) have shapes in rounds 5, 21 and 22 only");
 static_assert((ROW_SHAPES_PART >= 11 && ROW_SHAPES_PART <= 13) == (ROW_SHAPES_ROUND == 7),
               "the norms' backward parts (11-13) have shapes in round 7 only");
 
@@ -566,6 +567,36 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              shape<4, 256, true, 16, 4>{});
     sweep<T>(opname, op, {131072}, shape<4, 512, true, 16>{}, shape<4, 512, true, 16, 2>{});
     sweep<T>(opname, op, {262144}, shape<8, 512, true, 16>{}, shape<8, 512, true, 16, 2>{});
+  }
+#elif ROW_SHAPES_ROUND == 21 || ROW_SHAPES_ROUND == 22
+  // Rounds 21 and 22: softmax and log-softmax backward on cluster rows again, with the forward's
+  // cluster shapes (round 6: blocks of 128-256 threads, several an SM), which round 5 (before
+  // the one-exchange cluster rows) did not have. 21: 16-bit 16384-65536, fp32 32768-65536;
+  // 22: 16-bit 131072-262144, fp32 131072-262144 (each shape holds the width exactly).
+  if constexpr (wide && ROW_SHAPES_ROUND == 21) {
+    sweep<T>(opname, op, {16384}, shape<2, 1024, true>{}, shape<2, 512, true, 2, 2>{},
+             shape<4, 256, true, 2, 2>{}, shape<2, 256, true, 4, 4>{}, shape<4, 128, true, 4, 4>{},
+             shape<1, 512, true, 4, 2>{});
+    sweep<T>(opname, op, {32768}, shape<2, 512, true, 4, 2>{}, shape<4, 256, true, 4, 2>{},
+             shape<2, 256, true, 8, 4>{}, shape<4, 128, true, 8, 4>{}, shape<8, 128, true, 4, 2>{},
+             shape<2, 128, true, 16, 8>{});
+    sweep<T>(opname, op, {65536}, shape<2, 512, true, 8, 2>{}, shape<4, 256, true, 8, 2>{},
+             shape<2, 256, true, 16, 4>{}, shape<4, 128, true, 16, 4>{},
+             shape<8, 128, true, 8, 2>{}, shape<4, 512, true, 4>{});
+  } else if constexpr (wide) {
+    sweep<T>(opname, op, {131072}, shape<2, 512, true, 16, 2>{}, shape<4, 256, true, 16, 2>{},
+             shape<8, 128, true, 16, 2>{}, shape<4, 512, true, 8>{}, shape<8, 256, true, 8>{});
+    sweep<T>(opname, op, {262144}, shape<4, 512, true, 16>{}, shape<8, 256, true, 16>{},
+             shape<16, 128, true, 16>{}, shape<2, 1024, true, 16>{});
+  } else if constexpr (ROW_SHAPES_ROUND == 21) {
+    sweep<T>(opname, op, {32768}, shape<4, 512, true, 4, 2>{}, shape<4, 256, true, 8, 2>{},
+             shape<2, 256, true, 16, 4>{}, shape<4, 128, true, 16, 4>{}, shape<8, 256, true, 4>{});
+    sweep<T>(opname, op, {65536}, shape<4, 512, true, 8, 2>{}, shape<4, 256, true, 16, 2>{},
+             shape<8, 128, true, 16, 2>{}, shape<8, 256, true, 8>{});
+  } else {
+    sweep<T>(opname, op, {131072}, shape<4, 512, true, 16, 2>{}, shape<8, 256, true, 16>{},
+             shape<8, 512, true, 8>{}, shape<16, 128, true, 16>{});
+    sweep<T>(opname, op, {262144}, shape<8, 512, true, 16>{}, shape<16, 256, true, 16>{});
   }
 #elif ROW_SHAPES_ROUND == 6
   // Round 6: rows spread over the registers of a cluster, 32768 to 262144 columns, each shape

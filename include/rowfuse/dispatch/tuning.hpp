@@ -487,11 +487,12 @@ inline constexpr register_shape scalar_32bit[] = {
 // layernorm 8). Shapes of at most 16 values a stream at 512 threads do not spill (layernorm fp16
 // 2 x 512: 122 registers; fp32 4 x 512: 121), nor 32 values at 256 threads or fewer (layernorm
 // fp32 8 x 256: 233). So the rows below keep the forward's shapes that do not spill and hold the
-// wider rows in clusters of 512-thread blocks at 16 values a stream; rows past 131072 fp32
-// columns, which no cluster of 16 blocks holds that way, go to the streaming engines. With these
-// tables no register kernel of the two ops spilled (softmax / layernorm registers in the cluster
-// rows: fp16 2 x 512 72 / 122, fp32 4 x 512 80 / 124, single fp16 16 x 512 100 / 128, single fp32
-// 16 x 512 84 / 120); the surveyed fp32 norm rows below spill a little under their caps, and win.
+// wider rows in clusters of 512-thread blocks at 16 values a stream. With these tables no
+// register kernel of the two ops spilled (softmax / layernorm registers in the cluster rows: fp16
+// 2 x 512 72 / 122, fp32 4 x 512 80 / 124, single fp16 16 x 512 100 / 128, single fp32 16 x 512
+// 84 / 120); the surveyed fp32 norm rows below spill a little under their caps, and win. The
+// softmax backward's widest rows (rounds 21-22) hold 32 values a stream at 512 threads under no
+// cap beyond the block's (16-bit 4 x 512: 126 registers, fp32 8 x 512: 128) and do not spill.
 
 // The norms' backward (layernorm_backward with dgamma and dbeta, rmsnorm_backward with dgamma):
 // round 7 of bench/experiments/row_shapes.cu (H100, 2026-11-24; x and dy 2^26 elements each, the
@@ -535,33 +536,42 @@ inline constexpr register_shape gradient_32bit[] = {
 // softmax_backward and log_softmax_backward on whole-block and cluster rows: round 5 of
 // bench/experiments/row_shapes.cu (H100, 2026-11-23; y and dy 2^26 elements each, the copy of
 // the counted bytes, y and dy read and dx written; softmax / log-softmax backward): as in round 4,
-// direct loads with one block a tile and a register cap win to 16384 columns, and clusters of
-// 512-thread blocks at two blocks an SM past it.
+// direct loads with one block a tile and a register cap win to 16384 columns. Past it, rounds 21
+// and 22 (eighteenth session, the same measure): the forward's cluster shapes (blocks of 256-512
+// threads, two to four an SM, direct loads) run the rows where round 5, before the one-exchange
+// cluster rows, left 16-bit past 32768 and fp32 past 131072 columns to the streaming engines
+// (rowfuse-bench 0.56-0.63).
 
 /// softmax and log-softmax backward over 16-bit inputs, packs of 8.
 inline constexpr register_shape softmax_gradient_16bit[] = {
-    {32, 2, 512, false, 1, true, true, 1},      // rowfuse-bench 0.94 / 0.87
-    {512, 2, 256, false, 1, true, true, 1},     // rowfuse-bench 0.95-0.96
-    {1024, 4, 128, false, 1, true, true, 1},    // rowfuse-bench 0.95-0.96
-    {2048, 2, 128, true, 1, false, false, 4},   // r5 1.012 / 1.009 (the norms' row: 0.94)
-    {4096, 2, 256, true, 1, false, false, 4},   // r5 1.009 / 1.004 (0.94)
-    {8192, 2, 512, true, 1, false, false, 2},   // r5 1.009 / 0.998 (0.86 / 0.75)
-    {16384, 2, 1024, true, 1, false, false, 1}, // r5 0.996 / 0.943 (0.57 / 0.51)
-    {32768, 2, 512, true, 4, false, false, 2},  // r5 0.823 / 0.765 (0.52 / 0.46)
+    {32, 2, 512, false, 1, true, true, 1},       // rowfuse-bench 0.94 / 0.87
+    {512, 2, 256, false, 1, true, true, 1},      // rowfuse-bench 0.95-0.96
+    {1024, 4, 128, false, 1, true, true, 1},     // rowfuse-bench 0.95-0.96
+    {2048, 2, 128, true, 1, false, false, 4},    // r5 1.012 / 1.009 (the norms' row: 0.94)
+    {4096, 2, 256, true, 1, false, false, 4},    // r5 1.009 / 1.004 (0.94)
+    {8192, 2, 512, true, 1, false, false, 2},    // r5 1.009 / 0.998 (0.86 / 0.75)
+    {16384, 2, 512, true, 2, false, false, 2},   // r21 1.007 / 0.991 (2 x 1024: 0.997 / r5 0.943)
+    {32768, 2, 256, true, 8, false, false, 4},   // r21 1.006 / 0.964 (2 x 512 in 4: 1.000 / 0.955)
+    {65536, 2, 512, true, 8, false, false, 2},   // r21 0.983 / 0.922 (streaming: 0.63 / 0.59)
+    {131072, 2, 512, true, 16, false, false, 2}, // r22 0.927 / 0.866 (4 x 256: 0.934 / 0.786)
+    {262144, 4, 512, true, 16, false, false, 1}, // r22 0.857 / 0.719 (2 x 1024: 0.825 / 0.745)
 };
 
 /// softmax and log-softmax backward over fp32 inputs, packs of 4.
 inline constexpr register_shape softmax_gradient_32bit[] = {
-    {256, 2, 512, false, 1, false, false, 1},   // rowfuse-bench 1.00-1.01
-    {512, 4, 256, false, 1, true, false, 1},    // rowfuse-bench 1.01
-    {1024, 2, 128, true, 1, false, false, 1},   // rowfuse-bench 1.01
-    {2048, 2, 256, true, 1, false, false, 1},   // r5 1.008 / 1.007
-    {4096, 2, 512, true, 1, false, false, 1},   // r5 1.016 / 1.015 (the norms' row: 0.90 / 0.83)
-    {8192, 2, 1024, true, 1, false, false, 1},  // r5 1.012 / 1.007 (0.93 / 0.76)
-    {16384, 4, 1024, true, 1, false, false, 1}, // r5 1.001 / 1.001 (0.73 / 0.67)
-    {32768, 4, 512, true, 4, true, false, 2},   // r5 0.946 / 0.908 (0.67 / 0.62)
-    {65536, 4, 512, true, 8, true, false, 2},   // r5 0.886 / 0.871 (0.51 / 0.46)
-    {131072, 4, 512, true, 16, true, false, 2}, // r5 0.740 / 0.727 (0.46 / 0.41)
+    {256, 2, 512, false, 1, false, false, 1},    // rowfuse-bench 1.00-1.01
+    {512, 4, 256, false, 1, true, false, 1},     // rowfuse-bench 1.01
+    {1024, 2, 128, true, 1, false, false, 1},    // rowfuse-bench 1.01
+    {2048, 2, 256, true, 1, false, false, 1},    // r5 1.008 / 1.007
+    {4096, 2, 512, true, 1, false, false, 1},    // r5 1.016 / 1.015 (the norms' row: 0.90 / 0.83)
+    {8192, 2, 1024, true, 1, false, false, 1},   // r5 1.012 / 1.007 (0.93 / 0.76)
+    {16384, 4, 1024, true, 1, false, false, 1},  // r5 1.001 / 1.001 (0.73 / 0.67)
+    // r21: 4 x 256 direct in clusters of 8 / 16 ran 1.016 / 1.012 and 1.013 / 1.013, but took the
+    // attention chain's backward from 0.89 / 0.82 to 0.64 / 0.61 (rowfuse-bench): these stay.
+    {32768, 4, 512, true, 4, true, false, 2},    // r21 0.995 / 0.995 (r5 0.946 / 0.908)
+    {65536, 4, 512, true, 8, true, false, 2},    // r21 0.995 / 0.996 (r5 0.886 / 0.871)
+    {131072, 4, 512, true, 16, false, false, 2}, // r22 1.003 / 1.005 (staged: 0.991 / 0.989)
+    {262144, 8, 512, true, 16, false, false, 1}, // r22 0.975 / 0.967 (streaming: 0.59 / 0.58)
 };
 
 /// Backward ops over single 16-bit elements: round 3's norm rows (scalar_heavy_chain_16bit's
@@ -590,7 +600,7 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
 /// packs have their own rows, elsewhere it takes layernorm_chain's), or a backward op's (they hold
 /// two streams): softmax's and log-softmax's, or the norms'. Which engines an op can be forced onto
 /// depends on its family's tables (the 16-bit norms' backward rows reach 65536 columns, softmax's
-/// backward 32768).
+/// backward 262144).
 enum class shape_family {
   softmax,
   log_softmax, ///< softmax's shapes but at a few widths (single elements too)
