@@ -252,12 +252,14 @@ inline constexpr auto layernorm_16bit = join_rows(
 /// staged persistent rows at 8192 and 16384, are pipeline_shapes.cu's survey of the residual
 /// block (seventeenth session, fp16 / bf16; r4's rows ran 0.72-0.78 at 128-1024, 0.76 at 8192 and
 /// 0.71-0.73 at 16384 in rowfuse-bench): 8192 0.858 / 0.835, 16384 0.764 / 0.747. At 2048 and 4096
-/// r4's rows were the survey's best too; 64 columns were not surveyed. From 32768 on,
+/// r4's rows were the survey's best too. Rows marked n: its narrow survey (32 and 64 columns,
+/// eighteenth session; r4's row 2 x 256 under a cap of four blocks, in the same run: residual
+/// 0.72-0.76, residual_tee 0.70-0.78, which the n row takes to 0.92-0.93). From 32768 on,
 /// layernorm_16bit's rows.
 inline constexpr auto layernorm_chain_16bit = replace_rows(
     join_rows(join_rows(
                   {
-                      {64, 2, 256, false, 1, false, true, 4},   // r4 (not surveyed below 128)
+                      {64, 1, 512, false, 1, false, true, 1},   // n 0.806-0.814 / 0.775-0.781
                       {256, 1, 512, false, 1, false, true, 1},  // s 0.792-0.807 / 0.756-0.771
                       {512, 4, 128, false, 1, true, false, 1},  // s 0.792 / 0.750
                       {1024, 1, 128, true, 1, false, false, 1}, // s 0.819 / 0.799
@@ -271,11 +273,12 @@ inline constexpr auto layernorm_chain_16bit = replace_rows(
 /// LayerNorm over 16-bit inputs under a store chain alone (a scaled cast to fp8 with amax), packs
 /// of 8: bench/experiments/pipeline_shapes.cu's survey of layernorm_fp8 (seventeenth session,
 /// after rf::cast's amax became one atomic a block; fp16 / bf16, ratio to copy, the chains' row
-/// in brackets). With no operand to read beside the row, it holds four packs a thread where
-/// the residual block's chain holds two, and stages them on a persistent grid.
+/// in brackets; n: its narrow survey at 32 and 64 columns, eighteenth session). With no operand
+/// to read beside the row, it holds four packs a thread where the residual block's chain holds
+/// two, and stages them on a persistent grid.
 inline constexpr auto layernorm_store_chain_16bit = join_rows(
     {
-        {64, 2, 256, false, 1, false, true, 4},   // the chains' row (not surveyed below 128)
+        {64, 2, 256, false, 1, true, true, 1},    // n 0.761-0.788 / 0.752-0.771 ([0.60-0.62])
         {512, 4, 256, false, 1, true, true, 1},   // 0.829-0.852 / 0.814-0.821 ([0.58-0.65])
         {1024, 4, 512, false, 1, true, true, 2},  // 0.830 / 0.822 ([0.75 / 0.73])
         {2048, 2, 128, true, 1, true, true, 1},   // the chains' 0.834 / 0.825
@@ -559,13 +562,13 @@ inline constexpr register_shape softmax_gradient_16bit[] = {
 
 /// softmax and log-softmax backward over fp32 inputs, packs of 4.
 inline constexpr register_shape softmax_gradient_32bit[] = {
-    {256, 2, 512, false, 1, false, false, 1},    // rowfuse-bench 1.00-1.01
-    {512, 4, 256, false, 1, true, false, 1},     // rowfuse-bench 1.01
-    {1024, 2, 128, true, 1, false, false, 1},    // rowfuse-bench 1.01
-    {2048, 2, 256, true, 1, false, false, 1},    // r5 1.008 / 1.007
-    {4096, 2, 512, true, 1, false, false, 1},    // r5 1.016 / 1.015 (the norms' row: 0.90 / 0.83)
-    {8192, 2, 1024, true, 1, false, false, 1},   // r5 1.012 / 1.007 (0.93 / 0.76)
-    {16384, 4, 1024, true, 1, false, false, 1},  // r5 1.001 / 1.001 (0.73 / 0.67)
+    {256, 2, 512, false, 1, false, false, 1},   // rowfuse-bench 1.00-1.01
+    {512, 4, 256, false, 1, true, false, 1},    // rowfuse-bench 1.01
+    {1024, 2, 128, true, 1, false, false, 1},   // rowfuse-bench 1.01
+    {2048, 2, 256, true, 1, false, false, 1},   // r5 1.008 / 1.007
+    {4096, 2, 512, true, 1, false, false, 1},   // r5 1.016 / 1.015 (the norms' row: 0.90 / 0.83)
+    {8192, 2, 1024, true, 1, false, false, 1},  // r5 1.012 / 1.007 (0.93 / 0.76)
+    {16384, 4, 1024, true, 1, false, false, 1}, // r5 1.001 / 1.001 (0.73 / 0.67)
     // r21: 4 x 256 direct in clusters of 8 / 16 ran 1.016 / 1.012 and 1.013 / 1.013, but took the
     // attention chain's backward from 0.89 / 0.82 to 0.64 / 0.61 (rowfuse-bench): these stay.
     {32768, 4, 512, true, 4, true, false, 2},    // r21 0.995 / 0.995 (r5 0.946 / 0.908)
