@@ -7,11 +7,11 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-22) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-23) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
-// backward with dgamma (and dbeta), the column sums timed with the row kernel (round 7 only):
+// backward with dgamma (and dbeta), the column sums timed with the row kernel (rounds 7 and 23):
 // 11 layernorm_backward fp16, 12 rmsnorm_backward fp16, 13 layernorm_backward fp32; 14 rmsnorm
 // bf16, 15 log_softmax fp32, 16 layernorm bf16.
 // ROW_SHAPES_AFFINE (the layernorm parts and part 3): 1 leaves beta out, 2 gamma too.
@@ -47,8 +47,9 @@ static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 16, "parts are 0 to 16"
 static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_PART > 9 || ROW_SHAPES_ROUND == 5 ||
                   ROW_SHAPES_ROUND == 21 || ROW_SHAPES_ROUND == 22,
               "the backward parts (6-9) have shapes in rounds 5, 21 and 22 only");
-static_assert((ROW_SHAPES_PART >= 11 && ROW_SHAPES_PART <= 13) == (ROW_SHAPES_ROUND == 7),
-              "the norms' backward parts (11-13) have shapes in round 7 only");
+static_assert((ROW_SHAPES_PART >= 11 && ROW_SHAPES_PART <= 13) ==
+                  (ROW_SHAPES_ROUND == 7 || ROW_SHAPES_ROUND == 23),
+              "the norms' backward parts (11-13) have shapes in rounds 7 and 23 only");
 
 // The backward ops (parts 6-9) read two streams, the input y (in x) and the gradient dy, and
 // write one, dx (in y): 2^26 elements each, so that the three take the bytes of round 1-4's two.
@@ -663,6 +664,19 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              shape<2, 256, true, 16, 4>{}, shape<4, 256, true, 8>{});
     sweep<T>(opname, op, {65536}, shape<4, 512, true, 8>{}, shape<2, 512, true, 16, 2>{},
              shape<4, 256, true, 16>{}, shape<4, 256, true, 16, 4>{});
+  }
+#elif ROW_SHAPES_ROUND == 23
+  // Round 23: the norms' backward past the tables' widest rows (16-bit 65536, fp32 131072), which
+  // rowfuse-bench runs on the streaming engines at 0.09-0.43 of a copy: clusters of 16 blocks.
+  if constexpr (wide) {
+    sweep<T>(opname, op, {131072}, shape<2, 512, true, 16, 2>{}, shape<2, 512, true, 16>{},
+             shape<4, 256, true, 16, 2>{}, shape<1, 1024, true, 16>{});
+    sweep<T>(opname, op, {262144}, shape<4, 512, true, 16>{}, shape<2, 1024, true, 16>{},
+             shape<8, 256, true, 16>{});
+  } else {
+    sweep<T>(opname, op, {131072}, shape<8, 256, true, 16>{}, shape<4, 512, true, 16, 2>{},
+             shape<2, 1024, true, 16>{});
+    sweep<T>(opname, op, {262144}, shape<8, 512, true, 16>{}, shape<4, 1024, true, 16>{});
   }
 #elif ROW_SHAPES_ROUND == 8
   // Round 8: the norms' group rows, 32 to 512 columns, under register caps that buy more blocks
