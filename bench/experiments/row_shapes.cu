@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-23) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-26) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -45,8 +45,8 @@ namespace {
 #endif
 static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 16, "parts are 0 to 16");
 static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_PART > 9 || ROW_SHAPES_ROUND == 5 ||
-                  ROW_SHAPES_ROUND == 21 || ROW_SHAPES_ROUND == 22,
-              "the backward parts (6-9) have shapes in rounds 5, 21 and 22 only");
+                  ROW_SHAPES_ROUND == 21 || ROW_SHAPES_ROUND == 22 || ROW_SHAPES_ROUND == 26,
+              "the backward parts (6-9) have shapes in rounds 5, 21, 22 and 26 only");
 static_assert((ROW_SHAPES_PART >= 11 && ROW_SHAPES_PART <= 13) ==
                   (ROW_SHAPES_ROUND == 7 || ROW_SHAPES_ROUND == 23),
               "the norms' backward parts (11-13) have shapes in rounds 7 and 23 only");
@@ -112,6 +112,7 @@ with_columns(shape<P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, Any>) {
 
 constexpr auto shared = rf::tuning::column_placement::shared;
 constexpr auto ahead = rf::tuning::column_placement::ahead;
+constexpr auto held = rf::tuning::column_placement::held;
 
 // Round 3 times single-element shapes on the misaligned layout of `rowfuse-bench --misalign`:
 // every pointer one element off a 16-byte boundary and ld = cols + 1.
@@ -231,11 +232,6 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
   index_t const rows_per_block = (Whole ? 1 : B / group) * unit_rows(make_op, rows, cols);
   index_t const tiles = (rows + rows_per_block - 1) / rows_per_block;
   index_t grid = tiles * C;
-  if (persistent) {
-    if (C > 1)
-      return;
-    grid = std::min<index_t>(tiles, index_t(blocks) * sms);
-  }
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeClusterDimension;
   attribute.val.clusterDim.x = C;
@@ -247,6 +243,17 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
   launch.dynamicSmemBytes = smem;
   launch.attrs = &attribute;
   launch.numAttrs = 1;
+  if (persistent) {
+    // Clusters: as many as are resident at once (rounds 1-23 timed cluster rows on tiles only).
+    if (C > 1 && ROW_SHAPES_ROUND < 24)
+      return;
+    int clusters = 0;
+    if (C > 1)
+      cudaOccupancyMaxActiveClusters(&clusters, kernel, &launch);
+    grid = C > 1 ? std::min<index_t>(tiles, clusters) * C
+                 : std::min<index_t>(tiles, index_t(blocks) * sms);
+    launch.gridDim = dim3(unsigned(grid));
+  }
   double const ms = time_ms([&] {
     cudaLaunchKernelEx(&launch, kernel, op, load, store, rows, cols, group_log2);
     after_kernel(make_op, rows, cols);
@@ -261,6 +268,7 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
               C, MinBlocks, N == 1 && sizeof(T) < 4 ? (RowFirst ? "first " : "inloop ") : "",
               Columns == rf::tuning::column_placement::shared  ? "shcols "
               : Columns == rf::tuning::column_placement::ahead ? "ahead "
+              : Columns == rf::tuning::column_placement::held  ? "held "
                                                                : "",
               Staged ? "staged" : "direct", persistent ? "persist" : "tiles  ", attr.numRegs,
               attr.localSizeBytes, blocks, long(grid), copy / ms,
@@ -504,6 +512,63 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              shape<8, 256, true, 16, 2>{});
     sweep<T>(opname, op, {262144}, with_columns<ahead>(shape<8, 512, true, 16, 2>{}));
   }
+#elif ROW_SHAPES_ROUND == 24
+  // Round 24 (nineteenth session): layernorm's rows past 16384 columns with the row read back from
+  // its staging slot and gamma and beta held (column_placement::held), beside the tables' rows.
+  // A held shape timed direct is the same kernel as ahead; only its staged runs are new.
+  if constexpr (wide) {
+    sweep<T>(
+        opname, op, {32768}, shape<4, 1024, true>{}, with_columns<held>(shape<4, 1024, true>{}),
+        with_columns<held>(shape<4, 512, true, 2, 2>{}), with_columns<held>(shape<8, 512, true>{}),
+        with_columns<held>(shape<4, 256, true, 4, 2>{}));
+    sweep<T>(opname, op, {65536}, with_columns<ahead>(shape<4, 512, true, 4, 2>{}),
+             with_columns<held>(shape<4, 512, true, 4, 2>{}),
+             with_columns<held>(shape<8, 256, true, 4, 2>{}),
+             with_columns<held>(shape<4, 256, true, 8, 2>{}),
+             with_columns<held>(shape<8, 512, true, 2>{}),
+             with_columns<held>(shape<4, 1024, true, 2>{}));
+    sweep<T>(opname, op, {131072}, with_columns<ahead>(shape<4, 512, true, 8, 2>{}),
+             with_columns<held>(shape<4, 512, true, 8, 2>{}),
+             with_columns<held>(shape<8, 256, true, 8, 2>{}),
+             with_columns<held>(shape<8, 512, true, 4>{}),
+             with_columns<held>(shape<4, 1024, true, 4>{}));
+    sweep<T>(opname, op, {262144}, with_columns<ahead>(shape<8, 256, true, 16, 2>{}),
+             with_columns<held>(shape<8, 256, true, 16, 2>{}),
+             with_columns<held>(shape<4, 512, true, 16, 2>{}),
+             with_columns<held>(shape<8, 512, true, 8>{}),
+             with_columns<held>(shape<4, 1024, true, 8>{}));
+  } else {
+    sweep<T>(opname, op, {65536}, shape<8, 256, true, 8, 2>{},
+             with_columns<held>(shape<4, 512, true, 8, 2>{}),
+             with_columns<held>(shape<8, 512, true, 4>{}));
+    sweep<T>(opname, op, {131072}, with_columns<ahead>(shape<8, 512, true, 8, 2>{}),
+             with_columns<held>(shape<4, 512, true, 16, 2>{}),
+             with_columns<held>(shape<8, 512, true, 8>{}),
+             with_columns<held>(shape<4, 1024, true, 8>{}));
+    sweep<T>(opname, op, {262144}, with_columns<ahead>(shape<8, 512, true, 16, 2>{}),
+             with_columns<held>(shape<8, 512, true, 16>{}),
+             with_columns<held>(shape<4, 1024, true, 16>{}));
+  }
+#elif ROW_SHAPES_ROUND == 26
+  // Round 26 (nineteenth session): softmax's and log-softmax's 16-bit backward past 32768 columns
+  // on persistent clusters as well (round 22's shapes and the tables' rows, every grid).
+  static_assert(wide, "round 26 has 16-bit shapes only");
+  sweep<T>(opname, op, {65536}, shape<2, 512, true, 8, 2>{}, shape<4, 512, true, 4>{},
+           shape<2, 1024, true, 4>{});
+  sweep<T>(opname, op, {131072}, shape<2, 512, true, 16, 2>{}, shape<4, 512, true, 8>{},
+           shape<4, 256, true, 16, 2>{}, shape<2, 1024, true, 8>{});
+  sweep<T>(opname, op, {262144}, shape<4, 512, true, 16>{}, shape<8, 256, true, 16>{},
+           shape<2, 1024, true, 16>{}, shape<4, 1024, true, 8>{});
+#elif ROW_SHAPES_ROUND == 25
+  // Round 25 (nineteenth session): softmax's and log-softmax's 16-bit cluster rows past 32768
+  // columns on persistent clusters (staged: the next row's copies in flight while this one is
+  // reduced), beside the tables' rows on one cluster a row tile.
+  sweep<T>(opname, op, {65536}, shape<8, 128, true, 8>{}, shape<8, 256, true, 4>{},
+           shape<4, 512, true, 4, 2>{}, shape<4, 1024, true, 2>{});
+  sweep<T>(opname, op, {131072}, shape<8, 128, true, 16>{}, shape<8, 256, true, 8>{},
+           shape<4, 512, true, 8, 2>{}, shape<8, 512, true, 4>{}, shape<4, 1024, true, 4>{});
+  sweep<T>(opname, op, {262144}, shape<8, 256, true, 16>{}, shape<4, 512, true, 16, 2>{},
+           shape<8, 512, true, 8>{}, shape<4, 1024, true, 8>{});
 #elif ROW_SHAPES_ROUND == 20
   // Round 20: layernorm 16-bit's 65536-column table row alone, for a profiler run.
   sweep<T>(opname, op, {65536}, with_columns<ahead>(shape<4, 512, true, 4, 2>{}));

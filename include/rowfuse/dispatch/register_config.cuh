@@ -37,8 +37,11 @@ struct register_config {
   static constexpr bool reads_row_first = ReadsRowFirst;
   static constexpr bool whole_warp = WholeWarp;
   static constexpr bool columns_in_shared = Columns == tuning::column_placement::shared;
+  /// The row read back from its staging slot at each phase and at the finish, the operands held
+  /// with it, where the kernel can (engine::rereads_staged_row); read ahead elsewhere.
+  static constexpr bool rereads_row = Columns == tuning::column_placement::held;
   static constexpr int columns_ahead =
-      Columns == tuning::column_placement::ahead ? tuning::columns_ahead_packs : 0;
+      Columns == tuning::column_placement::ahead || rereads_row ? tuning::columns_ahead_packs : 0;
   static constexpr int kept_column_values = tuning::kept_column_values;
   /// Whether a thread keeps `sum_values` running chunk sums in registers (tuning.hpp).
   static constexpr bool keeps_chunk_sums(int sum_values) {

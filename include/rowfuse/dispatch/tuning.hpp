@@ -21,8 +21,15 @@ namespace rowfuse::tuning {
 ///    where per_engine spills (layernorm 16-bit on cluster rows: 0.56-0.73 -> 0.67-0.81; fp32 at
 ///    131072-262144 columns under a cap of 64 registers: 0.69-0.84 -> 0.86-0.93) and lost
 ///    0.05-0.2 where it does not (rmsnorm's cluster rows, layernorm's group rows; round 15,
-///    sixteenth session).
-enum class column_placement { per_engine, shared, ahead };
+///    sixteenth session);
+///  - held: read with the row's input and held in registers to the finish, while the row itself
+///    is not held: its input stays in the staging slot (a staged whole-block shape) and is read
+///    from there, through the load chain again, for each phase and for the finish, so that the
+///    row's registers go to the operands (QuACK's layout past 16K columns). Only for pure load
+///    chains (engine::pure_load_chain) and ops whose second phase rewrites the row from its
+///    values and the first total alone (engine::rewrites_row); elsewhere the shape reads them
+///    ahead, as `ahead`.
+enum class column_placement { per_engine, shared, ahead, held };
 
 /// Packs an `ahead` shape reads ahead (round 15, sixteenth session: two packs ran 0.00-0.03 above
 /// four on layernorm's cluster rows, and four spilled under caps of 64-80 registers).
@@ -142,21 +149,26 @@ inline constexpr register_shape softmax_16bit[] = {
     {8192, 4, 256, true, 1, true, false, 1},  // 0.962 (rowfuse-bench 0.97)
     {16384, 8, 256, true, 1, true, false, 1}, // 0.954 (rowfuse-bench 0.96)
     // Rows over a cluster's registers (cluster_exchange; round 6): blocks of 128-256 threads,
-    // four or five an SM; at 262144 columns two blocks of 256 an SM (block_cluster in
-    // rowfuse-bench: 0.75-0.76).
+    // four or five an SM (block_cluster in rowfuse-bench: 0.75-0.83). At 262144 columns,
+    // persistent clusters of 512-thread blocks that stage the next row while they reduce this one
+    // (round 25, nineteenth session; the row before it, 8 x 256 in 16 staged on one cluster a row
+    // tile: 0.817 in the same run).
     {32768, 4, 256, true, 4, false, false, 1},   // r6 0.997 (4 x 1024 staged persistent: 0.86)
-    {65536, 8, 128, true, 8, false, false, 1},   // r6 0.995 (block_cluster: 0.77-0.83)
-    {131072, 8, 128, true, 16, false, false, 1}, // r6 0.973
-    {262144, 8, 256, true, 16, true, false, 1},  // r10 0.817 (4 x 512: 0.783)
+    {65536, 8, 128, true, 8, false, false, 1},   // r6 0.995, r25 0.996-0.998
+    {131072, 8, 128, true, 16, false, false, 1}, // r6 0.973, r25 0.975
+    {262144, 8, 512, true, 8, true, true, 1},    // r25 0.912-0.922 (4 x 1024 in 8: 0.906-0.911)
 };
 
 /// Log-softmax over 16-bit inputs: softmax's rows but where round 10 (eleventh session) found
-/// log-softmax, whose phase 2 keeps x and sums two floats, faster on other shapes.
+/// log-softmax, whose phase 2 keeps x and sums two floats, faster on other shapes; at 131072 and
+/// 262144 columns round 25's persistent staged clusters (nineteenth session; softmax's row at
+/// 131072 0.897, round 10's at 262144 0.758-0.760 in the same run).
 inline constexpr auto log_softmax_16bit = replace_rows(
     softmax_16bit, {
-                       {16384, 4, 512, true, 1, true, false, 2},    // r10 0.998 (softmax's: 0.944)
-                       {32768, 8, 128, true, 4, false, false, 4},   // r10 0.977 (softmax's: 0.895)
-                       {262144, 4, 512, true, 16, false, false, 2}, // r10 0.757 (softmax's: 0.716)
+                       {16384, 4, 512, true, 1, true, false, 2},  // r10 0.998 (softmax's: 0.944)
+                       {32768, 8, 128, true, 4, false, false, 4}, // r10 0.977 (softmax's: 0.895)
+                       {131072, 4, 1024, true, 4, true, true, 1}, // r25 0.924-0.927
+                       {262144, 8, 256, true, 16, true, true, 1}, // r25 0.918-0.920
                    });
 
 /// Softmax over 16-bit inputs whose load chain masks and whose store chain drops (attention
@@ -219,12 +231,12 @@ inline constexpr register_shape layernorm_16bit_past_4096[] = {
     {32768, 4, 1024, true, 1, true, true, 1},  // r4 0.861
 };
 
-/// LayerNorm's 16-bit rows past 32768 columns, the op alone and under a chain: rows over a
-/// cluster's registers with gamma and beta read ahead (round 18, sixteenth session, the op alone,
-/// fp16 / bf16; the same shapes with them held with the row spilled and ran 0.43-0.65, and
-/// block_cluster ran 0.56-0.73 in rowfuse-bench). Under the chains, rowfuse-bench against
-/// block_cluster: residual 0.41-0.43 -> 0.47-0.62, residual_tee 0.49-0.50 -> 0.51-0.70,
-/// layernorm_fp8 0.45-0.59 -> 0.51-0.57 (fp16 at 65536: 0.59 -> 0.57).
+/// LayerNorm's 16-bit rows past 32768 columns under a load chain: rows over a cluster's registers
+/// with gamma and beta read ahead (round 18, sixteenth session, the op alone, fp16 / bf16; the
+/// same shapes with them held with the row spilled and ran 0.43-0.65, and block_cluster ran
+/// 0.56-0.73 in rowfuse-bench). Under the chains, rowfuse-bench against block_cluster: residual
+/// 0.41-0.43 -> 0.47-0.62, residual_tee 0.49-0.50 -> 0.51-0.70. (The op alone and a store chain
+/// take layernorm_16bit_held_clusters.)
 inline constexpr register_shape layernorm_16bit_clusters[] = {
     {65536, 4, 512, true, 4, false, false, 2, true, false,
      column_placement::ahead}, // r18 0.812 / 0.810 (8 x 256 in 4, staged: 0.777 / 0.759)
@@ -232,6 +244,21 @@ inline constexpr register_shape layernorm_16bit_clusters[] = {
      column_placement::ahead}, // r18 0.765 / 0.749 (8 x 128 in 16, staged: 0.730 / 0.712)
     {262144, 8, 256, true, 16, true, false, 2, true, false,
      column_placement::ahead}, // r18 0.668 / 0.654 (4 x 512 in 16: 0.691 / 0.627)
+};
+
+/// LayerNorm's 16-bit rows past 32768 columns with a bare load chain (the op alone, a store chain):
+/// the row read back from its staging slot for each phase and the finish, gamma and beta held in
+/// the registers it leaves, on persistent clusters that stage a row ahead (round 24, nineteenth
+/// session, fp16 / bf16; the same shapes on one cluster a row tile: 0.77 / 0.77, 0.73 / 0.68 and
+/// 0.73 / 0.73). The rows they replace (layernorm_16bit_clusters) ran 0.81 / 0.81, 0.76 / 0.74 and
+/// 0.63-0.66 / 0.63-0.66 in the same runs.
+inline constexpr register_shape layernorm_16bit_held_clusters[] = {
+    {65536, 4, 1024, true, 2, true, true, 1, true, false,
+     column_placement::held}, // r24 0.933-0.935 / 0.913-0.920
+    {131072, 8, 512, true, 4, true, true, 1, true, false,
+     column_placement::held}, // r24 0.880-0.884 / 0.836-0.837 (4 x 512 in 8: 0.84 / 0.83)
+    {262144, 8, 256, true, 16, true, true, 2, true, false,
+     column_placement::held}, // r24 0.880-0.883 / 0.873-0.874
 };
 
 /// LayerNorm over 16-bit inputs (three values reduced a row, gamma and beta: the most registers),
@@ -246,7 +273,7 @@ inline constexpr auto layernorm_16bit = join_rows(
                                                        //   persistent: 0.922)
         },
         layernorm_16bit_past_4096),
-    layernorm_16bit_clusters);
+    layernorm_16bit_held_clusters);
 
 /// LayerNorm over 16-bit inputs under a load chain (the residual block). Rows marked s, and the
 /// staged persistent rows at 8192 and 16384, are pipeline_shapes.cu's survey of the residual
@@ -254,8 +281,9 @@ inline constexpr auto layernorm_16bit = join_rows(
 /// 0.71-0.73 at 16384 in rowfuse-bench): 8192 0.858 / 0.835, 16384 0.764 / 0.747. At 2048 and 4096
 /// r4's rows were the survey's best too. Rows marked n: its narrow survey (32 and 64 columns,
 /// eighteenth session; r4's row 2 x 256 under a cap of four blocks, in the same run: residual
-/// 0.72-0.76, residual_tee 0.70-0.78, which the n row takes to 0.92-0.93). From 32768 on,
-/// layernorm_16bit's rows.
+/// 0.72-0.76, residual_tee 0.70-0.78, which the n row takes to 0.92-0.93). At 32768
+/// layernorm_16bit's row, past it layernorm_16bit_clusters (the chain's operands cannot be read
+/// twice, which layernorm_16bit_held_clusters' rows would do).
 inline constexpr auto layernorm_chain_16bit = replace_rows(
     join_rows(join_rows(
                   {
@@ -287,7 +315,7 @@ inline constexpr auto layernorm_store_chain_16bit = join_rows(
         {16384, 4, 512, true, 1, true, true, 2},  // 0.873 / 0.869 ([0.81 / 0.78])
         {32768, 4, 1024, true, 1, true, true, 1}, // the chains' 0.790 / 0.753
     },
-    layernorm_16bit_clusters);
+    layernorm_16bit_held_clusters);
 
 /// Softmax over fp32 inputs, packs of 4; past 32768 columns a row spans a cluster's registers.
 inline constexpr register_shape softmax_32bit[] = {
@@ -547,17 +575,20 @@ inline constexpr register_shape gradient_32bit[] = {
 
 /// softmax and log-softmax backward over 16-bit inputs, packs of 8.
 inline constexpr register_shape softmax_gradient_16bit[] = {
-    {32, 2, 512, false, 1, true, true, 1},       // rowfuse-bench 0.94 / 0.87
-    {512, 2, 256, false, 1, true, true, 1},      // rowfuse-bench 0.95-0.96
-    {1024, 4, 128, false, 1, true, true, 1},     // rowfuse-bench 0.95-0.96
-    {2048, 2, 128, true, 1, false, false, 4},    // r5 1.012 / 1.009 (the norms' row: 0.94)
-    {4096, 2, 256, true, 1, false, false, 4},    // r5 1.009 / 1.004 (0.94)
-    {8192, 2, 512, true, 1, false, false, 2},    // r5 1.009 / 0.998 (0.86 / 0.75)
-    {16384, 2, 512, true, 2, false, false, 2},   // r21 1.007 / 0.991 (2 x 1024: 0.997 / r5 0.943)
-    {32768, 2, 256, true, 8, false, false, 4},   // r21 1.006 / 0.964 (2 x 512 in 4: 1.000 / 0.955)
-    {65536, 2, 512, true, 8, false, false, 2},   // r21 0.983 / 0.922 (streaming: 0.63 / 0.59)
-    {131072, 2, 512, true, 16, false, false, 2}, // r22 0.927 / 0.866 (4 x 256: 0.934 / 0.786)
-    {262144, 4, 512, true, 16, false, false, 1}, // r22 0.857 / 0.719 (2 x 1024: 0.825 / 0.745)
+    {32, 2, 512, false, 1, true, true, 1},     // rowfuse-bench 0.94 / 0.87
+    {512, 2, 256, false, 1, true, true, 1},    // rowfuse-bench 0.95-0.96
+    {1024, 4, 128, false, 1, true, true, 1},   // rowfuse-bench 0.95-0.96
+    {2048, 2, 128, true, 1, false, false, 4},  // r5 1.012 / 1.009 (the norms' row: 0.94)
+    {4096, 2, 256, true, 1, false, false, 4},  // r5 1.009 / 1.004 (0.94)
+    {8192, 2, 512, true, 1, false, false, 2},  // r5 1.009 / 0.998 (0.86 / 0.75)
+    {16384, 2, 512, true, 2, false, false, 2}, // r21 1.007 / 0.991 (2 x 1024: 0.997 / r5 0.943)
+    {32768, 2, 256, true, 8, false, false, 4}, // r21 1.006 / 0.964 (2 x 512 in 4: 1.000 / 0.955)
+    // From 65536 columns persistent clusters (round 26, nineteenth session; the same shapes on
+    // one cluster a row tile in brackets, same run).
+    {65536, 2, 512, true, 8, false, true, 2},    // r26 0.966-0.978 / 0.937-0.940 ([0.98 / 0.92])
+    {131072, 2, 512, true, 16, false, true, 2},  // r26 0.959-0.964 / 0.894-0.896 ([0.92 / 0.86])
+    {262144, 2, 1024, true, 16, false, true, 1}, // r26 0.852-0.853 / 0.784-0.788 (4 x 512, r22's
+                                                 //   row: 0.88 / 0.76, [0.86 / 0.71])
 };
 
 /// softmax and log-softmax backward over fp32 inputs, packs of 4.

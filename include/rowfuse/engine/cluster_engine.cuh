@@ -45,6 +45,7 @@
 #include "../expr/expression.hpp"
 #include "cluster_slices.hpp"
 #include "common.cuh"
+#include "pure_chain.hpp"
 
 namespace rowfuse::engine {
 
@@ -80,15 +81,6 @@ template <int N, int BlockThreads, int ClusterBlocks> struct cluster_config {
 
 // ---- what the cache holds --------------------------------------------------------------------
 
-/// Load nodes that neither read memory besides the input nor write any: running them again on
-/// the second pass gives the same values and costs no memory traffic. rf::map's functor is
-/// taken at its word (a const call operator on a value); a functor that writes through a
-/// captured pointer would write twice, which rf::tee is there for.
-template <class Node> inline constexpr bool pure_load_node = false;
-template <> inline constexpr bool pure_load_node<scale_node> = true;
-template <> inline constexpr bool pure_load_node<causal_mask_node> = true;
-template <class F> inline constexpr bool pure_load_node<map_node<F>> = true;
-
 /// Whether the cluster engine caches the row as the raw input and runs the load chain again
 /// in pass 2, rather than caching the transformed values as fp32. Only for pure chains: one that
 /// reads an operand (bias, add, mask) would read it twice, one that tees would write twice;
@@ -97,10 +89,7 @@ template <class F> inline constexpr bool pure_load_node<map_node<F>> = true;
 ///    columns: 8 blocks of 64 KB, two clusters per SM, instead of 8 blocks of 128 KB, one);
 ///  - every input with a 4-, 8- or 16-byte pack: the slice goes from global to shared memory by
 ///    cp.async, not through registers (see cluster_kernel), fp32 included.
-template <class Load> inline constexpr bool caches_raw_input = false;
-template <class T, class... Nodes>
-inline constexpr bool caches_raw_input<load_expr<T, Nodes...>> = (true && ... &&
-                                                                  pure_load_node<Nodes>);
+template <class Load> inline constexpr bool caches_raw_input = pure_load_chain<Load>;
 
 template <class Load>
 using cache_element =

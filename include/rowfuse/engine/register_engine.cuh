@@ -29,6 +29,7 @@
 #include "../detail/vector_io.hpp"
 #include "cluster_exchange.cuh"
 #include "common.cuh"
+#include "pure_chain.hpp"
 
 namespace rowfuse::engine {
 
@@ -43,8 +44,9 @@ namespace rowfuse::engine {
 ///    by cp.async through shared memory, in how many slots of `packs x block_threads` packs;
 ///  - `kept_column_values`: an op's per-column operands are kept in registers across rows when a
 ///    thread holds at most this many values;
-///  - `columns_in_shared`, `columns_ahead` (0, or packs): where they wait otherwise
-///    (column_residence_of);
+///  - `columns_in_shared`, `columns_ahead` (0, or packs), `rereads_row`: where they wait
+///    otherwise (column_residence_of), and whether the row is read back from its staging slot
+///    instead of held (rereads_staged_row);
 ///  - `keeps_chunk_sums(values)`: whether a chunk_accumulating_op's running sums, `values` of
 ///    them a thread, are kept in registers across the rows of a chunk.
 /// How a block's whole-block rows are reduced: across the block (block_allreduce), or across
@@ -102,6 +104,25 @@ enum class column_residence {
   ahead,       // read Config::columns_ahead packs ahead of the pack being finished
 };
 
+/// A two-phase op whose phase2 rewrites the row's values from them and the first total alone,
+/// and names that rewrite `phase2_rewrite(v, first total, cols)` (layernorm: v - the pivot), so
+/// that an engine can redo it on values it reads again.
+template <class Op>
+concept rewrites_row = two_phase_op<Op> && requires(Op const& op, float (&v)[1]) {
+  op.phase2_rewrite(v, op.phase1(v, 1), index_t(1));
+};
+
+/// Whether register_kernel<Config> reads a row back from its staging slot for each phase and for
+/// the finish instead of holding its values in registers through the row
+/// (tuning::column_placement::held): a staged whole-block shape, a pure load chain (run again
+/// on each read: engine::pure_load_chain) and an op that rewrites_row. The slot then stays
+/// unchanged until the finish (the next row's copies into a single slot wait for it).
+template <class Config, class Op, class Load>
+inline constexpr bool rereads_staged_row =
+    Config::rereads_row&& Config::whole_block&& Config::template staged<
+        typename Load::element_type>&& pure_load_chain<Load>&& rewrites_row<Op> &&
+    !gradient_op<Op>;
+
 /// The residence register_kernel<Config> gives Op's operands (packs of N). Where a thread holds
 /// few values (Config::kept_column_values) they are kept in registers. Where the shape says so,
 /// a forward op's are kept in shared memory (Config::columns_in_shared) or read ahead
@@ -111,12 +132,15 @@ enum class column_residence {
 /// which may alias: P round trips after the statistics); elsewhere each pack's are read where
 /// it is finished: held for the row, they cost registers that capped whole-block shapes spill
 /// (round 6 of row_shapes.cu, bench/NOTES.md). A gradient_op reads them where it prepares each
-/// pack, so only `kept` and `kept_shared` change where it finds them.
-template <class Config, class Op, int N>
+/// pack, so only `kept` and `kept_shared` change where it finds them. Where the row is read back
+/// from its staging slot (rereads_staged_row) its registers are free, and the operands are held
+/// with it.
+template <class Config, class Op, class Load, int N>
 inline constexpr column_residence column_residence_of =
     !reads_columns<Op, N>                             ? column_residence::none
     : Config::packs * N <= Config::kept_column_values ? column_residence::kept
     : Config::columns_in_shared                       ? column_residence::kept_shared
+    : rereads_staged_row<Config, Op, Load>            ? column_residence::with_row
     : !gradient_op<Op> && Config::columns_ahead > 0   ? column_residence::ahead
     : !gradient_op<Op> && Config::cluster_blocks > 1  ? column_residence::with_row
                                                       : column_residence::each_pack;
@@ -128,7 +152,7 @@ template <class Config, class Op, class Load> constexpr std::size_t register_sha
   std::size_t bytes = std::size_t(Config::template staging_bytes<typename Load::element_type>);
   using columns_t = typename column_packs<Op, N>::type;
   static_assert(!std::is_void_v<columns_t>, "read_columns needs a return type the host sees");
-  if constexpr (column_residence_of<Config, Op, N> == column_residence::kept_shared)
+  if constexpr (column_residence_of<Config, Op, Load, N> == column_residence::kept_shared)
     bytes += std::size_t(Config::packs) * Config::block_threads * sizeof(columns_t);
   return bytes;
 }
@@ -224,7 +248,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // The op's per-column operands (column_residence_of). Kept in shared memory, pack p of
   // thread t is at [p][t] in units of the widest word that divides it (detail::word_slots), so
   // that a warp's accesses of one word are consecutive; a thread reads back only what it wrote.
-  constexpr column_residence columns_at = column_residence_of<Config, Op, N>;
+  constexpr column_residence columns_at = column_residence_of<Config, Op, Load, N>;
   using columns_t = typename column_packs<Op, N>::type;
   constexpr bool columns_held =
       columns_at == column_residence::kept || columns_at == column_residence::with_row;
@@ -295,6 +319,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   using input_t = typename Load::element_type;
   constexpr bool staged = Config::template staged<input_t>;
   constexpr int slots = Config::template staging_slots<input_t>;
+  constexpr bool rereads = rereads_staged_row<Config, Op, Load>;
   input_t* const staging = reinterpret_cast<input_t*>(staging_shared);
   auto const staged_pack = [&](int slot, int p) {
     return staging + ((slot * P + p) * B + int(threadIdx.x)) * N;
@@ -415,8 +440,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       for (int j = 0; j < N; ++j)
         v[p * N + j] = x[j];
     };
+    // A row read back (rereads) is never held: each phase reads it from the slot (below).
     ROWFUSE_UNROLL
-    for (int p = 0; p < P; ++p) {
+    for (int p = 0; p < (rereads ? 0 : P); ++p) {
       if (row_ok && p < valid_packs) {
         if constexpr (inputs_first) {
           transform_pack(p, raw_row[p]);
@@ -437,17 +463,50 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       }
     }
 
-    // Saves the row's statistics, then finishes and stores this lane's packs with `finish`.
-    auto const finish_row = [&](auto const& stats, auto finish) {
+    // A row read back (rereads): pack p's values from the staging slot through the (pure) load
+    // chain, as the transform loop above makes them.
+    [[maybe_unused]] auto const reread_pack = [&](int p, float(&x)[N]) {
+      input_t raw[N];
+      read_pack(p, raw);
+      load.template transform<N>(raw, row, col_of(p), x, load_ctx, reads[p],
+                                 load.template draw<N>(row, col_of(p), cols));
+    };
+    // A phase over a row read back: `phase(x, n)` of each pack as it is read, merged in pack
+    // order, so that one pack's values are live at a time (over the whole row at once, ptxas
+    // held the row beside the operands and spilled). Every valid pack is full (N | cols where
+    // N > 1); a lane with none gives the phase of a zero pack and n = 0, the op's identity.
+    [[maybe_unused]] auto const over_slot = [&](auto phase, auto merge) {
+      float x[N] = {};
+      bool const any = row_ok && valid_packs > 0;
+      if (any)
+        reread_pack(0, x);
+      auto total = phase(x, any ? N : 0);
+      ROWFUSE_UNROLL
+      for (int p = 1; p < P; ++p) {
+        if (row_ok && p < valid_packs) {
+          float next[N];
+          reread_pack(p, next);
+          total = merge(total, phase(next, N));
+        }
+      }
+      return total;
+    };
+    auto const held_values = [&](int p, float(&y)[N]) {
+      ROWFUSE_UNROLL
+      for (int j = 0; j < N; ++j)
+        y[j] = v[p * N + j];
+    };
+
+    // Saves the row's statistics, then finishes and stores this lane's packs: `values_of(p, y)`
+    // gives pack p's values as the last phase left them, `finish` finishes them.
+    auto const finish_row = [&](auto const& stats, auto values_of, auto finish) {
       if (row_ok && lane == 0)
         op.save(row, stats);
       ROWFUSE_UNROLL
       for (int p = 0; p < P; ++p) {
         if (row_ok && p < valid_packs) {
           float y[N];
-          ROWFUSE_UNROLL
-          for (int j = 0; j < N; ++j)
-            y[j] = v[p * N + j];
+          values_of(p, y);
           if constexpr (two_streams) {
             float gy[N];
             ROWFUSE_UNROLL
@@ -474,7 +533,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       if (step == 0)
         cluster_exchange_ready();
     // One slot: refill it once the first reduction has consumed every value read from it (so
-    // those reads have completed before the copies can land).
+    // those reads have completed before the copies can land); a row read back, once it is
+    // finished.
     auto const refill_single_slot = [&] {
       if constexpr (slots == 1)
         stage_row(next_row(), 0);
@@ -495,23 +555,45 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         return loop(n);
     };
     if constexpr (two_phase_op<Op>) {
-      auto const first_total = reduce(
-          over_values([&](int count) { return op.phase1(v, count); }),
-          [&](auto a, auto b) { return op.merge1(a, b); }, shared.first);
-      refill_single_slot();
-      auto const second_local =
-          over_values([&](int count) { return op.phase2(v, count, first_total, cols); });
+      auto const merge1 = [&](auto a, auto b) { return op.merge1(a, b); };
+      auto const first_local = [&] {
+        if constexpr (rereads)
+          return over_slot([&](float(&x)[N], int count) { return op.phase1(x, count); }, merge1);
+        else
+          return over_values([&](int count) { return op.phase1(v, count); });
+      }();
+      auto const first_total = reduce(first_local, merge1, shared.first);
+      if constexpr (!rereads)
+        refill_single_slot();
+      auto const second_local = [&] {
+        if constexpr (rereads)
+          return over_slot(
+              [&](float(&x)[N], int count) { return op.phase2(x, count, first_total, cols); },
+              [&](auto a, auto b) { return op.merge2(a, b); });
+        else
+          return over_values([&](int count) { return op.phase2(v, count, first_total, cols); });
+      }();
       if (row_ok)
         read_first_ahead();
       auto const second_total = reduce(
           second_local, [&](auto a, auto b) { return op.merge2(a, b); }, shared.second);
       auto const stats = op.finalize2(first_total, second_total, cols);
-      finish_row(stats, [&](float(&y)[N], index_t col0, columns_t const& columns) {
+      auto const finished_values = [&](int p, float(&y)[N]) {
+        if constexpr (rereads) {
+          reread_pack(p, y);
+          op.phase2_rewrite(y, first_total, cols);
+        } else {
+          held_values(p, y);
+        }
+      };
+      finish_row(stats, finished_values, [&](float(&y)[N], index_t col0, columns_t const& columns) {
         if constexpr (reads_columns<Op, N>)
           op.template finish2<N>(y, stats, row, col0, columns);
         else
           op.template finish2<N>(y, stats, row, col0);
       });
+      if constexpr (rereads)
+        refill_single_slot();
     } else {
       auto const local = [&] {
         if constexpr (two_streams)
@@ -527,7 +609,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       refill_single_slot();
       auto const stats = op.finalize(total, cols);
       // (A gradient_op's finish, which takes the gradient's values, runs in finish_row.)
-      finish_row(stats, [&](float(&y)[N], index_t col0, columns_t const& columns) {
+      finish_row(stats, held_values, [&](float(&y)[N], index_t col0, columns_t const& columns) {
         if constexpr (reads_columns<Op, N> && !two_streams)
           op.template finish<N>(y, stats, row, col0, columns);
         else if constexpr (!two_streams)

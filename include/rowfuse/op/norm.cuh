@@ -251,13 +251,18 @@ template <class Affine> struct layernorm {
   }
   __device__ float merge1(float a, float b) const { return a + b; }
 
-  /// Rewrites v into x - hi, which finish2 starts from.
+  /// phase2's rewrite alone: v into x - hi, which finish2 starts from (engine::rewrites_row).
   template <int K>
-  __device__ deviations phase2(float (&v)[K], int n, float row_sum, index_t cols) const {
+  __device__ void phase2_rewrite(float (&v)[K], float row_sum, index_t cols) const {
     float const hi = pivot(row_sum, cols);
     ROWFUSE_UNROLL
     for (int i = 0; i < K; ++i)
       v[i] -= hi;
+  }
+  /// Rewrites v into x - hi (phase2_rewrite), then sums it and its square.
+  template <int K>
+  __device__ deviations phase2(float (&v)[K], int n, float row_sum, index_t cols) const {
+    phase2_rewrite(v, row_sum, cols);
     return {norm_detail::interleaved_sum<K>([&](int i) { return n == K || i < n ? v[i] : 0.0f; }),
             norm_detail::interleaved_sum<K>(
                 [&](int i) { return n == K || i < n ? v[i] * v[i] : 0.0f; })};
