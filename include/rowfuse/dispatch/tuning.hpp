@@ -231,17 +231,17 @@ inline constexpr register_shape layernorm_16bit_past_4096[] = {
     {32768, 4, 1024, true, 1, true, true, 1},  // r4 0.861
 };
 
-/// LayerNorm's 16-bit rows past 32768 columns under a load chain: rows over a cluster's registers
-/// with gamma and beta read ahead (round 18, sixteenth session, the op alone, fp16 / bf16; the
-/// same shapes with them held with the row spilled and ran 0.43-0.65, and block_cluster ran
-/// 0.56-0.73 in rowfuse-bench). Under the chains, rowfuse-bench against block_cluster: residual
-/// 0.41-0.43 -> 0.47-0.62, residual_tee 0.49-0.50 -> 0.51-0.70. (The op alone and a store chain
-/// take layernorm_16bit_held_clusters.)
+/// LayerNorm's 16-bit rows past 32768 columns under a load chain (the residual block), whose
+/// operands and tee cannot be read twice (layernorm_16bit_held_clusters' rows would): rows over a
+/// cluster's registers. At 65536 and 131072 columns gamma and beta held with the row on persistent
+/// clusters, pipeline_shapes.cu's wide survey (nineteenth session, fp16; the library's call on
+/// them, residual / residual_tee, against round 18's rows read ahead on one cluster a row tile in
+/// the same run: 65536 0.485-0.489 / 0.533-0.535 -> 0.579-0.581 / 0.678, 131072 0.458-0.460 /
+/// 0.506-0.507 -> 0.545-0.546 / 0.633-0.636). At 262144 round 18's row (the op alone, fp16 / bf16;
+/// read ahead: with the row these spilled), which the survey did not beat.
 inline constexpr register_shape layernorm_16bit_clusters[] = {
-    {65536, 4, 512, true, 4, false, false, 2, true, false,
-     column_placement::ahead}, // r18 0.812 / 0.810 (8 x 256 in 4, staged: 0.777 / 0.759)
-    {131072, 4, 512, true, 8, false, false, 2, true, false,
-     column_placement::ahead}, // r18 0.765 / 0.749 (8 x 128 in 16, staged: 0.730 / 0.712)
+    {65536, 4, 256, true, 8, false, true, 2},  // survey 0.582 / 0.678
+    {131072, 4, 512, true, 8, false, true, 1}, // survey 0.546 / 0.636
     {262144, 8, 256, true, 16, true, false, 2, true, false,
      column_placement::ahead}, // r18 0.668 / 0.654 (4 x 512 in 16: 0.691 / 0.627)
 };
