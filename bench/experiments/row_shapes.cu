@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-26) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-28) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -45,11 +45,17 @@ namespace {
 #endif
 static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 16, "parts are 0 to 16");
 static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_PART > 9 || ROW_SHAPES_ROUND == 5 ||
-                  ROW_SHAPES_ROUND == 21 || ROW_SHAPES_ROUND == 22 || ROW_SHAPES_ROUND == 26,
-              "the backward parts (6-9) have shapes in rounds 5, 21, 22 and 26 only");
-static_assert((ROW_SHAPES_PART >= 11 && ROW_SHAPES_PART <= 13) ==
-                  (ROW_SHAPES_ROUND == 7 || ROW_SHAPES_ROUND == 23),
-              "the norms' backward parts (11-13) have shapes in rounds 7 and 23 only");
+                  ROW_SHAPES_ROUND == 21 || ROW_SHAPES_ROUND == 22 || ROW_SHAPES_ROUND == 26 ||
+                  ROW_SHAPES_ROUND == 27,
+              "the backward parts (6-9) have shapes in rounds 5, 21, 22, 26 and 27 only");
+static_assert(ROW_SHAPES_PART < 11 || ROW_SHAPES_PART > 13 || ROW_SHAPES_ROUND == 7 ||
+                  ROW_SHAPES_ROUND == 23 || ROW_SHAPES_ROUND == 27 || ROW_SHAPES_ROUND == 28,
+              "the norms' backward parts (11-13) have shapes in rounds 7, 23, 27 and 28 only");
+static_assert(ROW_SHAPES_ROUND != 28 || (ROW_SHAPES_PART >= 11 && ROW_SHAPES_PART <= 13),
+              "round 28 has the norms' backward parts (11-13) only");
+static_assert(ROW_SHAPES_ROUND != 27 ||
+                  (ROW_SHAPES_PART >= 6 && ROW_SHAPES_PART <= 13 && ROW_SHAPES_PART != 10),
+              "round 27 has the backward parts (6-9, 11-13) only");
 
 // The backward ops (parts 6-9) read two streams, the input y (in x) and the gradient dy, and
 // write one, dx (in y): 2^26 elements each, so that the three take the bytes of round 1-4's two.
@@ -143,9 +149,12 @@ template <class T, bool Log> struct softmax_backward_maker {
 /// build it; after() sums the partials (engine::column_sum_kernel), timed with the row kernel.
 /// The rows are cut into at least 2^target_log2 / cols chunks (op::norm_chunk_rows_log2's rule
 /// with the target replaced): the partials of one gradient hold about 2^target_log2 floats.
+/// target_log2 0: the library's rule itself (op::norm_chunk_rows_log2).
 template <class T, bool Centered> struct norm_backward_maker {
   int target_log2;
   int chunk_log2(index_t rows, index_t cols) const {
+    if (target_log2 == 0)
+      return rf::op::norm_chunk_rows_log2(rows, cols);
     return rf::op::chunk_rows_log2_for(rows,
                                        std::max<index_t>(1, (index_t(1) << target_log2) / cols));
   }
@@ -549,6 +558,70 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              with_columns<held>(shape<8, 512, true, 16>{}),
              with_columns<held>(shape<4, 1024, true, 16>{}));
   }
+#elif ROW_SHAPES_ROUND == 27
+  // Round 27 (twentieth session): the backward ops with their gradient stream staged beside the
+  // input (engine::staged_streams; before, a staged shape staged the input alone and read dy
+  // straight to registers), against the same shapes direct, on tiles and persistent grids: the
+  // tables' rows at each width and neighbours. The norms' backward with the library's chunk rule.
+  if constexpr (ROW_SHAPES_PART >= 11 && wide) {
+    sweep<T>(opname, op, {256}, shape<1, 256, false, 1, 4>{}, shape<2, 512, false>{},
+             shape<2, 256, false>{});
+    sweep<T>(opname, op, {1024}, shape<1, 128, true, 1, 8>{}, shape<2, 64, true, 1, 8>{});
+    sweep<T>(opname, op, {2048}, shape<1, 256, true, 1, 4>{}, shape<2, 128, true, 1, 8>{});
+    sweep<T>(opname, op, {4096}, shape<1, 512, true, 1, 2>{}, shape<2, 256, true, 1, 4>{});
+    sweep<T>(opname, op, {8192}, shape<1, 512, true, 2, 2>{}, shape<2, 512, true, 1, 2>{});
+    sweep<T>(opname, op, {16384}, shape<2, 512, true, 2>{}, shape<1, 512, true, 4, 2>{},
+             shape<2, 256, true, 4, 4>{});
+    sweep<T>(opname, op, {32768}, shape<1, 512, true, 8, 2>{}, shape<2, 512, true, 4, 2>{},
+             shape<2, 256, true, 8, 4>{});
+    sweep<T>(opname, op, {65536}, shape<1, 512, true, 16, 2>{}, shape<2, 512, true, 8, 2>{},
+             shape<2, 256, true, 16, 4>{});
+    sweep<T>(opname, op, {131072}, shape<2, 512, true, 16>{}, shape<1, 1024, true, 16>{},
+             shape<4, 256, true, 16, 2>{}, shape<2, 512, true, 16, 2>{});
+    sweep<T>(opname, op, {262144}, shape<4, 512, true, 16>{}, shape<2, 1024, true, 16>{},
+             shape<8, 256, true, 16>{});
+  } else if constexpr (ROW_SHAPES_PART >= 11) {
+    sweep<T>(opname, op, {256}, shape<2, 512, false>{}, shape<1, 256, false, 1, 4>{});
+    sweep<T>(opname, op, {1024}, shape<1, 256, true, 1, 4>{}, shape<2, 128, true, 1, 8>{});
+    sweep<T>(opname, op, {2048}, shape<2, 256, true, 1, 4>{}, shape<1, 512, true, 1, 2>{});
+    sweep<T>(opname, op, {4096}, shape<2, 512, true, 1, 2>{}, shape<1, 1024, true>{},
+             shape<2, 256, true, 2, 4>{});
+    sweep<T>(opname, op, {8192}, shape<2, 1024, true>{}, shape<2, 512, true, 2, 2>{},
+             shape<1, 512, true, 4, 2>{});
+    sweep<T>(opname, op, {16384}, shape<1, 512, true, 8, 2>{}, shape<2, 512, true, 4, 2>{},
+             shape<2, 256, true, 8, 4>{});
+    sweep<T>(opname, op, {32768}, shape<2, 512, true, 8, 2>{}, shape<2, 256, true, 16, 4>{},
+             shape<1, 512, true, 16, 2>{});
+    sweep<T>(opname, op, {65536}, shape<2, 512, true, 16, 2>{}, shape<4, 512, true, 8>{});
+    sweep<T>(opname, op, {131072}, shape<8, 256, true, 16>{}, shape<4, 512, true, 16>{},
+             shape<2, 1024, true, 16>{});
+    sweep<T>(opname, op, {262144}, shape<8, 512, true, 16>{}, shape<4, 1024, true, 16>{});
+  } else if constexpr (wide) {
+    sweep<T>(opname, op, {32, 64, 128, 256, 512}, shape<2, 512, false>{}, shape<2, 256, false>{},
+             shape<1, 256, false, 1, 4>{}, shape<2, 256, false, 1, 4>{});
+    sweep<T>(opname, op, {1024}, shape<4, 128, false>{}, shape<1, 128, true, 1, 8>{},
+             shape<2, 64, true, 1, 8>{});
+    sweep<T>(opname, op, {131072}, shape<2, 512, true, 16, 2>{}, shape<4, 512, true, 8>{});
+    sweep<T>(opname, op, {262144}, shape<2, 1024, true, 16>{}, shape<4, 512, true, 16>{},
+             shape<8, 256, true, 16>{});
+  } else {
+    sweep<T>(opname, op, {32768}, shape<4, 512, true, 4, 2>{}, shape<4, 256, true, 8, 2>{});
+    sweep<T>(opname, op, {65536}, shape<4, 512, true, 8, 2>{}, shape<4, 256, true, 16, 2>{});
+    sweep<T>(opname, op, {262144}, shape<8, 512, true, 16>{});
+  }
+#elif ROW_SHAPES_ROUND == 28
+  // Round 28 (twentieth session): the norms' backward on group rows, 32-512 columns, which no
+  // round had surveyed (the tables' rows there were chosen not to spill), under caps that buy
+  // blocks, at the library's chunk rule and at two and four times its chunks (main()).
+  if constexpr (wide)
+    sweep<T>(opname, op, {32, 64, 128, 256, 512}, shape<1, 256, false, 1, 4>{},
+             shape<1, 256, false, 1, 8>{}, shape<1, 128, false, 1, 8>{},
+             shape<2, 256, false, 1, 4>{}, shape<2, 512, false>{}, shape<1, 512, false, 1, 2>{},
+             shape<2, 128, false, 1, 8>{});
+  else
+    sweep<T>(opname, op, {32, 64, 128, 256, 512}, shape<1, 256, false, 1, 4>{},
+             shape<1, 256, false, 1, 8>{}, shape<2, 256, false, 1, 4>{}, shape<2, 512, false>{},
+             shape<1, 512, false, 1, 2>{}, shape<4, 256, false>{});
 #elif ROW_SHAPES_ROUND == 26
   // Round 26 (nineteenth session): softmax's and log-softmax's 16-bit backward past 32768 columns
   // on persistent clusters as well (round 22's shapes and the tables' rows, every grid).
@@ -906,8 +979,11 @@ int main() {
   fill<<<256, 256>>>(rstd_data, elems / 256, 0.42f, 0.45f);
   fill<<<256, 256>>>(static_cast<T*>(gamma_data), 262144, 0.5f, 1.5f);
   fill<<<256, 256>>>(static_cast<T*>(beta_data), 262144, -0.5f, 0.5f);
-  // Partials of about 2^19, 2^20 and 2^21 floats a gradient.
-  for (int target_log2 : {19, 20, 21}) {
+  // Partials of about 2^19, 2^20 and 2^21 floats a gradient; round 27: the library's rule;
+  // round 28: the library's rule and partials of 2^21 and 2^22 floats.
+  for (int target_log2 : ROW_SHAPES_ROUND == 27   ? std::vector<int>{0}
+                         : ROW_SHAPES_ROUND == 28 ? std::vector<int>{0, 21, 22}
+                                                  : std::vector<int>{19, 20, 21}) {
     char name[32];
     std::snprintf(name, sizeof name, "%s_e%d", centered ? "lnb" : "rmsb", target_log2);
     all_shapes<T>(name, norm_backward_maker<T, centered>{target_log2});

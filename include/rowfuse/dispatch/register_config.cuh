@@ -43,6 +43,7 @@ struct register_config {
   static constexpr int columns_ahead =
       Columns == tuning::column_placement::ahead || rereads_row ? tuning::columns_ahead_packs : 0;
   static constexpr int kept_column_values = tuning::kept_column_values;
+  static constexpr int staged_gradient_max_bytes = tuning::staged_gradient_max_bytes;
   /// Whether a thread keeps `sum_values` running chunk sums in registers (tuning.hpp).
   static constexpr bool keeps_chunk_sums(int sum_values) {
     bool const capped = 65536 / (BlockThreads * MinBlocksPerSM) < 255;
@@ -51,13 +52,18 @@ struct register_config {
   }
 
   template <class T> static constexpr bool staged = Staged&& async_copy_size_ok<T, N>;
-  template <class T> static constexpr int slot_bytes = Packs* BlockThreads* N* int(sizeof(T));
-  template <class T>
-  static constexpr int staging_slots = !staged<T>                                            ? 0
-                                       : 2 * slot_bytes<T> <= tuning::staging_two_slot_bytes ? 2
-                                                                                             : 1;
-  /// Dynamic shared memory of the staging slots, for input elements of type T.
-  template <class T> static constexpr int staging_bytes = staging_slots<T>* slot_bytes<T>;
+  /// One slot holds a row's packs of every stream that travels through it, streams of element
+  /// types Ts: the input's, and a gradient op's second stream (engine::staged_streams).
+  template <class... Ts>
+  static constexpr int slot_bytes = Packs* BlockThreads* N* int((sizeof(Ts) + ...));
+  template <class... Ts>
+  static constexpr int staging_slots =
+      !(staged<Ts> && ...)                                      ? 0
+      : 2 * slot_bytes<Ts...> <= tuning::staging_two_slot_bytes ? 2
+                                                                : 1;
+  /// Dynamic shared memory of the staging slots, for streams of element types Ts.
+  template <class... Ts>
+  static constexpr int staging_bytes = staging_slots<Ts...>* slot_bytes<Ts...>;
 };
 
 } // namespace rowfuse::detail

@@ -533,35 +533,48 @@ inline constexpr register_shape scalar_32bit[] = {
 // (64 registers: 6-8 blocks an SM) against the 2-4 packs of the rows before (one or two blocks
 // an SM), which ran at 0.19-0.30 (1024 columns) and 0.57-0.65 (4096-16384) in the same call.
 // Past 8192 16-bit columns the rows span a cluster, where fewer, wider blocks win again.
+// Round 27 (twentieth session, the library's chunk rule, fused / copy; the row before in
+// brackets, same run): a staged shape now stages the gradient beside the input
+// (engine::staged_streams), so that a processor's next row is in flight while it reduces this
+// one, and the same shapes staged win from 2048 16-bit columns on; past the widest rows, clusters
+// of 16 blocks where the streaming engines ran 0.09-0.22 (16-bit) and 0.11 (fp32) in rowfuse-bench.
 
 /// The norms' backward over 16-bit inputs, packs of 8 (layernorm / rmsnorm backward, fused /
 /// copy).
 inline constexpr register_shape gradient_16bit[] = {
-    {32, 2, 512, false, 1, true, true, 1},      // not surveyed
-    {256, 1, 256, false, 1, false, true, 4},    // r7 0.60 / 0.74 (2 x 512: 0.62 / 0.73)
-    {512, 2, 256, false, 1, true, true, 1},     // not surveyed
-    {1024, 1, 128, true, 1, false, false, 8},   // r7 0.78 / 0.85 (4 x 128 groups: 0.30 / 0.32)
-    {2048, 1, 256, true, 1, false, false, 4},   // r7 0.80 / 0.86
-    {4096, 1, 512, true, 1, false, false, 2},   // r7 0.79 / 0.84 (2 x 256 staged: 0.65 / 0.69)
-    {8192, 1, 512, true, 2, false, false, 2},   // r7 0.77 / 0.81
-    {16384, 2, 512, true, 2, true, false, 1},   // r7 0.73 / 0.76 (direct: 0.62 / 0.65)
-    {32768, 1, 512, true, 8, false, false, 2},  // r7 0.59 / 0.63 (2 x 512 in 4: 0.57 / 0.66)
-    {65536, 1, 512, true, 16, false, false, 2}, // r7 0.55 / 0.59 (block_cluster: 0.20 / 0.29)
+    {32, 2, 512, false, 1, true, true, 1},    // not surveyed
+    {256, 1, 256, false, 1, false, true, 4},  // r7 0.60 / 0.74, r27 0.78 / 0.85
+    {512, 2, 256, false, 1, true, true, 1},   // not surveyed
+    {1024, 1, 128, true, 1, false, false, 8}, // r7 0.78 / 0.85 (4 x 128 groups: 0.30 / 0.32)
+    // 2048, 8192, 32768 and 65536: staged (r27 +0.02 / +0.02, +0.03 / +0.02, +0.03 / +0.05,
+    // +0.00 / +0.03) took the residual block's backward down by 0.02-0.06, 0.12, 0.10 and 0.03
+    // in rowfuse-bench (fp16 / bf16): they stay direct.
+    {2048, 1, 256, true, 1, false, false, 4},    // r7 0.80 / 0.86, r27 0.802 / 0.859
+    {4096, 1, 512, true, 1, true, false, 2},     // r27 0.842 / 0.879 ([0.784 / 0.843] direct)
+    {8192, 1, 512, true, 2, false, false, 2},    // r7 0.77 / 0.81
+    {16384, 2, 512, true, 2, true, false, 1},    // r27 0.768 / 0.819 (dy read direct: 0.70 / 0.75)
+    {32768, 1, 512, true, 8, false, false, 2},   // r7 0.59 / 0.63 (2 x 512 in 4: 0.57 / 0.66)
+    {65536, 1, 512, true, 16, false, false, 2},  // r7 0.55 / 0.59 (block_cluster: 0.20 / 0.29)
+    {131072, 2, 512, true, 16, true, true, 1},   // r27 0.583 / 0.679 (direct tiles: 0.44)
+    {262144, 4, 512, true, 16, false, false, 1}, // r27 0.324 / 0.42 (staged: 0.27 / 0.37)
 };
 
 /// The norms' backward over fp32 inputs, packs of 4 (layernorm backward, fused / copy; shapes
-/// that spill do so under their register cap, 24-32 bytes).
+/// that spill do so under their register cap, 8-32 bytes).
 inline constexpr register_shape gradient_32bit[] = {
-    {256, 2, 512, false, 1, false, false, 1},    // not surveyed again
+    {256, 2, 512, false, 1, true, false, 1},     // r27 0.845 ([0.750] direct)
     {512, 4, 256, false, 1, true, false, 1},     // not surveyed
-    {1024, 1, 256, true, 1, false, false, 4},    // r7 0.85 (2 x 128: 0.73)
-    {2048, 2, 256, true, 1, false, false, 4},    // r7 0.87, spills 24 bytes
-    {4096, 2, 512, true, 1, false, false, 2},    // r7 0.87, spills 24 bytes
-    {8192, 2, 1024, true, 1, true, true, 1},     // r7 0.88, spills 24 bytes
-    {16384, 1, 512, true, 8, false, false, 2},   // r7 0.71 (4 x 512 in 2: 0.68)
-    {32768, 2, 512, true, 8, false, false, 2},   // r7 0.70, spills 32 bytes (4 x 512 in 4: 0.61)
-    {65536, 2, 512, true, 16, true, false, 2},   // r7 0.68
-    {131072, 8, 256, true, 16, false, false, 1}, // not surveyed
+    {1024, 1, 256, true, 1, false, false, 4},    // r7 0.85 (staged, r27: 0.861 / residual -0.03)
+    {2048, 1, 512, true, 1, true, false, 2},     // r27 0.877 ([0.871] 2 x 256, spilled 24 bytes)
+    {4096, 1, 1024, true, 1, true, false, 1},    // r27 0.889 ([0.876] 2 x 512, spilled 24 bytes)
+    {8192, 2, 1024, true, 1, true, false, 1},    // r27 0.878 (dy read direct: 128 KB of slots,
+                                                 //   staged_gradient_max_bytes), spills 24 bytes
+    {16384, 1, 512, true, 8, true, false, 2},    // r27 0.772 ([0.714] direct)
+    {32768, 2, 256, true, 16, true, false, 4},   // r27 0.752, spills 8 bytes ([0.704] 2 x 512 in 8)
+    {65536, 2, 512, true, 16, true, false, 2},   // r27 0.702 (dy read direct: 0.676)
+    {131072, 2, 1024, true, 16, true, true, 1},  // r27 0.585 (dy read direct; [0.429] 8 x 256
+                                                 //   in 16)
+    {262144, 8, 512, true, 16, false, false, 1}, // r27 0.354
 };
 
 // softmax_backward and log_softmax_backward on whole-block and cluster rows: round 5 of
@@ -574,10 +587,14 @@ inline constexpr register_shape gradient_32bit[] = {
 // (rowfuse-bench 0.56-0.63).
 
 /// softmax and log-softmax backward over 16-bit inputs, packs of 8.
+// Round 27 (twentieth session): at 32-512 columns one block a tile under a cap of four blocks an
+// SM, where the staged persistent rows before ran 0.93-0.95 / 0.84-0.86; at 64-512 staged, with
+// the gradient staged beside the input (engine::staged_streams; the same shape with dy read
+// direct: 0.97-0.99 / 0.92-0.94).
 inline constexpr register_shape softmax_gradient_16bit[] = {
-    {32, 2, 512, false, 1, true, true, 1},     // rowfuse-bench 0.94 / 0.87
-    {512, 2, 256, false, 1, true, true, 1},    // rowfuse-bench 0.95-0.96
-    {1024, 4, 128, false, 1, true, true, 1},   // rowfuse-bench 0.95-0.96
+    {32, 1, 256, false, 1, false, false, 4},   // r27 1.014 / 0.967
+    {512, 2, 256, false, 1, true, false, 4},   // r27 0.988-1.009 / 0.985-1.007 at 64-512
+    {1024, 4, 128, false, 1, true, true, 1},   // r27 0.936 / 0.905 (tiles: 1.007 / 0.848)
     {2048, 2, 128, true, 1, false, false, 4},  // r5 1.012 / 1.009 (the norms' row: 0.94)
     {4096, 2, 256, true, 1, false, false, 4},  // r5 1.009 / 1.004 (0.94)
     {8192, 2, 512, true, 1, false, false, 2},  // r5 1.009 / 0.998 (0.86 / 0.75)
@@ -633,8 +650,7 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
 /// differ on narrow rows only) or layernorm_store_chain's (under a store chain alone: 16-bit
 /// packs have their own rows, elsewhere it takes layernorm_chain's), or a backward op's (they hold
 /// two streams): softmax's and log-softmax's, or the norms'. Which engines an op can be forced onto
-/// depends on its family's tables (the 16-bit norms' backward rows reach 65536 columns, softmax's
-/// backward 262144).
+/// depends on its family's tables (every backward table's cluster rows reach 262144 columns).
 enum class shape_family {
   softmax,
   log_softmax, ///< softmax's shapes but at a few widths (single elements too)
@@ -713,6 +729,15 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
 /// Staging keeps two slots of the next row (one is read while the other fills) up to this many
 /// bytes; past it one slot, refilled once the current row's values are in registers.
 inline constexpr int staging_two_slot_bytes = 160 * 1024;
+
+/// A backward op's staged shape stages the gradient stream beside the input where both streams'
+/// slots take at most this many bytes (engine::staged_streams); past it the gradient is read
+/// straight to registers. Round 27 (twentieth session, H100): at 32-64 KB of slots staging dy won
+/// 0.02-0.15 of a copy (the norms' backward 16-bit at 4096: 0.784 -> 0.842, fp32 at 256: 0.750 ->
+/// 0.845); at 128 KB it lost to staging x alone (fp32 layernorm backward at 8192 columns: 0.878 ->
+/// 0.859, at 131072: 0.585 -> 0.567), and where two blocks an SM no longer fit (the fp32
+/// softmax backward's 4 x 512 cluster rows under a cap of two: 256 KB) 0.09-0.24 in rowfuse-bench.
+inline constexpr int staged_gradient_max_bytes = 64 * 1024;
 
 /// The norms' gamma and beta are read once per thread and kept in registers where a thread holds
 /// at most this many values of a row; past it, each pack's are read when it is finished.

@@ -40,8 +40,10 @@ namespace rowfuse::engine {
 ///    1-32 lanes, 32 at compile time with `whole_warp`), `cluster_blocks` (1, or 2-16 with
 ///    whole_block), `min_blocks_per_sm`
 ///    (__launch_bounds__' register cap);
-///  - `staged<T>`, `staging_slots<T>` (0, 1 or 2), `staging_bytes<T>`: whether inputs of T travel
-///    by cp.async through shared memory, in how many slots of `packs x block_threads` packs;
+///  - `staged<T>`, `staging_slots<Ts...>` (0, 1 or 2), `staging_bytes<Ts...>`: whether inputs of
+///    T travel by cp.async through shared memory, in how many slots of `packs x block_threads`
+///    packs of each stream (elements Ts...); `staged_gradient_max_bytes`: the most bytes of
+///    slots with which a gradient_op's second stream is staged too (staged_streams);
 ///  - `kept_column_values`: an op's per-column operands are kept in registers across rows when a
 ///    thread holds at most this many values;
 ///  - `columns_in_shared`, `columns_ahead` (0, or packs), `rereads_row`: where they wait
@@ -84,6 +86,24 @@ template <class Op, bool = gradient_op<Op>> struct second_stream {
 template <class Op> struct second_stream<Op, true> {
   using element_type = typename Op::gradient_type::element_type;
   template <int N> using reads_type = typename Op::gradient_type::template reads_type<N>;
+};
+
+/// The streams register_kernel<Config> stages through shared memory: the input's where the
+/// shape is staged, and a gradient_op's second stream beside it (`gradient`) where its packs can
+/// travel by cp.async too and the slots of both take at most Config::staged_gradient_max_bytes.
+/// Then the next row's gradient is in flight while this row is reduced, as its input is; read
+/// straight to registers, it is issued only once the row before is stored. `slots` and `bytes`:
+/// the staging slots and their shared memory.
+template <class Config, class Op, class Load> struct staged_streams {
+  using input_t = typename Load::element_type;
+  using gradient_t = typename second_stream<Op>::element_type;
+  static constexpr bool gradient =
+      gradient_op<Op> && Config::template staged<input_t> && Config::template staged<gradient_t> &&
+      Config::template staging_bytes<input_t, gradient_t> <= Config::staged_gradient_max_bytes;
+  static constexpr int slots = gradient ? Config::template staging_slots<input_t, gradient_t>
+                                        : Config::template staging_slots<input_t>;
+  static constexpr int bytes = gradient ? Config::template staging_bytes<input_t, gradient_t>
+                                        : Config::template staging_bytes<input_t>;
 };
 
 template <class Op, int N, bool = reads_columns<Op, N>> struct column_packs {
@@ -149,7 +169,7 @@ inline constexpr column_residence column_residence_of =
 /// the operands' packs where they are kept in shared memory.
 template <class Config, class Op, class Load> constexpr std::size_t register_shared_bytes() {
   constexpr int N = Config::pack;
-  std::size_t bytes = std::size_t(Config::template staging_bytes<typename Load::element_type>);
+  std::size_t bytes = std::size_t(staged_streams<Config, Op, Load>::bytes);
   using columns_t = typename column_packs<Op, N>::type;
   static_assert(!std::is_void_v<columns_t>, "read_columns needs a return type the host sees");
   if constexpr (column_residence_of<Config, Op, Load, N> == column_residence::kept_shared)
@@ -264,7 +284,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   extern __shared__ float4 staging_shared[];
   using column_words = detail::word_slots<columns_t, B>;
   [[maybe_unused]] auto* const shared_columns = reinterpret_cast<typename column_words::word*>(
-      staging_shared + Config::template staging_bytes<typename Load::element_type> / 16);
+      staging_shared + staged_streams<Config, Op, Load>::bytes / 16);
   auto const keep_columns_shared = [&] {
     if constexpr (columns_at == column_residence::kept_shared) {
       ROWFUSE_UNROLL
@@ -314,23 +334,36 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   [[maybe_unused]] chunk_sums_t chunk_sums[sums_kept ? P : 1];
 
   // Staging: slot `s` holds this thread's packs at ((s * P + p) * B + thread) * N, so a warp's
-  // 16-byte reads of one pack index are consecutive (no bank conflicts). A thread reads back
-  // only what it copied itself.
+  // 16-byte reads of one pack index are consecutive (no bank conflicts); a staged gradient's
+  // packs are laid out the same way after every slot's input packs. A thread reads back only
+  // what it copied itself.
   using input_t = typename Load::element_type;
+  using gradient_element = typename second_stream<Op>::element_type;
+  constexpr bool two_streams = gradient_op<Op>;
   constexpr bool staged = Config::template staged<input_t>;
-  constexpr int slots = Config::template staging_slots<input_t>;
+  constexpr bool gradient_staged = staged_streams<Config, Op, Load>::gradient;
+  constexpr int slots = staged_streams<Config, Op, Load>::slots;
   constexpr bool rereads = rereads_staged_row<Config, Op, Load>;
   input_t* const staging = reinterpret_cast<input_t*>(staging_shared);
   auto const staged_pack = [&](int slot, int p) {
     return staging + ((slot * P + p) * B + int(threadIdx.x)) * N;
   };
+  [[maybe_unused]] auto const staged_gradient_pack = [&](int slot, int p) {
+    return reinterpret_cast<gradient_element*>(staging + slots * P * B * N) +
+           ((slot * P + p) * B + int(threadIdx.x)) * N;
+  };
   auto const stage_row = [&](index_t r, int slot) {
     if constexpr (staged) {
       if (r < rows) {
         ROWFUSE_UNROLL
-        for (int p = 0; p < P; ++p)
-          if (p < valid_packs)
+        for (int p = 0; p < P; ++p) {
+          if (p < valid_packs) {
             detail::async_copy_pack<N>(staged_pack(slot, p), load.input.dense_row(r) + col_of(p));
+            if constexpr (gradient_staged)
+              detail::async_copy_pack<N>(staged_gradient_pack(slot, p),
+                                         op.gradient.input.dense_row(r) + col_of(p));
+          }
+        }
       }
       detail::async_copy_commit();
     }
@@ -338,8 +371,6 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   if constexpr (staged)
     stage_row(row_at(first_row, 0), 0);
 
-  constexpr bool two_streams = gradient_op<Op>;
-  using gradient_element = typename second_stream<Op>::element_type;
   for (index_t first = first_row; first < walk_end; first += row_step, buffer ^= 1, ++step) {
     index_t const row = row_at(first, step);
     bool const row_ok = row < rows;
@@ -401,7 +432,10 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       ROWFUSE_UNROLL
       for (int p = 0; p < P; ++p) {
         if (row_ok && p < valid_packs) {
-          op.gradient.template read_input<N>(row, col_of(p), gradient_raw[p]);
+          if constexpr (gradient_staged)
+            detail::load_pack<N>(staged_gradient_pack(slot, p), gradient_raw[p]);
+          else
+            op.gradient.template read_input<N>(row, col_of(p), gradient_raw[p]);
           gradient_reads[p] = op.gradient.template read<N>(row, col_of(p));
         }
       }
