@@ -44,9 +44,11 @@ struct table_key {
 };
 constexpr table_key keys[] = {{2, 8}, {2, 1}, {4, 4}, {4, 1}};
 constexpr shape_family families[] = {
-    shape_family::softmax,   shape_family::log_softmax,      shape_family::rmsnorm,
-    shape_family::layernorm, shape_family::softmax_gradient, shape_family::norm_gradient,
-    shape_family::attention, shape_family::layernorm_chain,  shape_family::layernorm_store_chain};
+    shape_family::softmax,          shape_family::log_softmax,
+    shape_family::rmsnorm,          shape_family::layernorm,
+    shape_family::softmax_gradient, shape_family::softmax_alone_gradient,
+    shape_family::norm_gradient,    shape_family::attention,
+    shape_family::layernorm_chain,  shape_family::layernorm_store_chain};
 constexpr register_engine engines[] = {register_engine::warp_rows, register_engine::block_rows,
                                        register_engine::cluster_rows};
 

@@ -62,11 +62,17 @@ template <class Affine>
 inline constexpr tuning::shape_family forward_family<op::layernorm<Affine>> =
     tuning::shape_family::layernorm;
 
-template <class Op>
+template <class Op, class Load, class Store>
 inline constexpr tuning::shape_family gradient_family = tuning::shape_family::norm_gradient;
-template <bool Log, class Gradient>
-inline constexpr tuning::shape_family gradient_family<op::softmax_backward<Log, Gradient>> =
-    tuning::shape_family::softmax_gradient;
+/// Softmax's backward alone (its input, gradient and output bare) takes shapes of its own at a few
+/// widths; log-softmax's, and either under a chain (the attention pipeline's backward), softmax
+/// backward's.
+template <bool Log, class Gradient, class Load, class Store>
+inline constexpr tuning::shape_family
+    gradient_family<op::softmax_backward<Log, Gradient>, Load, Store> =
+        !Log && is_bare<Load> && is_bare<Gradient> && is_bare<Store>
+            ? tuning::shape_family::softmax_alone_gradient
+            : tuning::shape_family::softmax_gradient;
 
 /// Softmax (not log-softmax: not measured) takes attention's shapes under a load chain that
 /// masks and a store chain that drops.
@@ -88,7 +94,7 @@ inline constexpr tuning::shape_family chain_family<op::layernorm<Affine>, Load, 
 
 template <class Op, class Load, class Store>
 inline constexpr tuning::shape_family shape_family_of =
-    engine::gradient_op<Op> ? gradient_family<Op> : chain_family<Op, Load, Store>;
+    engine::gradient_op<Op> ? gradient_family<Op, Load, Store> : chain_family<Op, Load, Store>;
 
 /// The register-shape table for inputs of T at packs of N, for `Op` under `Load` and `Store`
 /// (tuning::shapes_for).

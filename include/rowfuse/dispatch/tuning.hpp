@@ -542,7 +542,7 @@ inline constexpr register_shape scalar_32bit[] = {
 /// The norms' backward over 16-bit inputs, packs of 8 (layernorm / rmsnorm backward, fused /
 /// copy).
 inline constexpr register_shape gradient_16bit[] = {
-    {32, 2, 512, false, 1, true, true, 1},    // not surveyed
+    {32, 1, 512, false, 1, true, true, 2},    // r28 0.622 / 0.692 (2 x 512: 0.491 / 0.522)
     {256, 1, 256, false, 1, false, true, 4},  // r7 0.60 / 0.74, r27 0.78 / 0.85
     {512, 2, 256, false, 1, true, true, 1},   // not surveyed
     {1024, 1, 128, true, 1, false, false, 8}, // r7 0.78 / 0.85 (4 x 128 groups: 0.30 / 0.32)
@@ -586,11 +586,14 @@ inline constexpr register_shape gradient_32bit[] = {
 // cluster rows, left 16-bit past 32768 and fp32 past 131072 columns to the streaming engines
 // (rowfuse-bench 0.56-0.63).
 
-/// softmax and log-softmax backward over 16-bit inputs, packs of 8.
 // Round 27 (twentieth session): at 32-512 columns one block a tile under a cap of four blocks an
 // SM, where the staged persistent rows before ran 0.93-0.95 / 0.84-0.86; at 64-512 staged, with
 // the gradient staged beside the input (engine::staged_streams; the same shape with dy read
-// direct: 0.97-0.99 / 0.92-0.94).
+// direct: 0.97-0.99 / 0.92-0.94); at 1024 softmax's backward alone on one block a tile
+// (softmax_alone_gradient_16bit).
+
+/// softmax and log-softmax backward over 16-bit inputs, packs of 8 (softmax / log-softmax
+/// backward).
 inline constexpr register_shape softmax_gradient_16bit[] = {
     {32, 1, 256, false, 1, false, false, 4},   // r27 1.014 / 0.967
     {512, 2, 256, false, 1, true, false, 4},   // r27 0.988-1.009 / 0.985-1.007 at 64-512
@@ -607,6 +610,13 @@ inline constexpr register_shape softmax_gradient_16bit[] = {
     {262144, 2, 1024, true, 16, false, true, 1}, // r26 0.852-0.853 / 0.784-0.788 (4 x 512, r22's
                                                  //   row: 0.88 / 0.76, [0.86 / 0.71])
 };
+
+/// softmax backward alone (no load, gradient or store nodes) over 16-bit inputs: softmax_gradient's
+/// rows but at 1024 columns, one block a tile (round 27: 1.007 against 0.936 on the persistent
+/// grid, where log-softmax's backward ran 0.848 against 0.905; rowfuse-bench, the attention
+/// chain's backward on this row: 0.83 -> 0.77).
+inline constexpr auto softmax_alone_gradient_16bit =
+    replace_rows(softmax_gradient_16bit, {{1024, 4, 128, false, 1, true, false, 1}});
 
 /// softmax and log-softmax backward over fp32 inputs, packs of 4.
 inline constexpr register_shape softmax_gradient_32bit[] = {
@@ -649,14 +659,17 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
 /// rmsnorm's, layernorm's (the op alone), layernorm_chain's (layernorm under a load chain; the two
 /// differ on narrow rows only) or layernorm_store_chain's (under a store chain alone: 16-bit
 /// packs have their own rows, elsewhere it takes layernorm_chain's), or a backward op's (they hold
-/// two streams): softmax's and log-softmax's, or the norms'. Which engines an op can be forced onto
-/// depends on its family's tables (every backward table's cluster rows reach 262144 columns).
+/// two streams): softmax's (softmax's alone differs at a few widths), or the norms'. Which engines
+/// an op can be forced onto depends on its family's tables (every backward table's cluster rows
+/// reach 262144 columns).
 enum class shape_family {
   softmax,
   log_softmax, ///< softmax's shapes but at a few widths (single elements too)
   rmsnorm,
   layernorm,
   softmax_gradient,
+  softmax_alone_gradient, ///< softmax backward with bare chains: softmax_gradient's but at a few
+                          ///< widths
   norm_gradient,
   attention,             ///< softmax with a load chain that masks and a store chain that drops
   layernorm_chain,       ///< layernorm under a load chain (layernorm: the op alone)
@@ -666,8 +679,10 @@ enum class shape_family {
 /// The table for elements of `ElementBytes` at packs of `Pack` for ops of `Family`: the kernel
 /// table and the plan both take it from here.
 template <int ElementBytes, int Pack, shape_family Family> constexpr auto const& shapes_for() {
-  if constexpr (Family == shape_family::softmax_gradient || Family == shape_family::norm_gradient) {
-    constexpr bool softmax = Family == shape_family::softmax_gradient;
+  if constexpr (Family == shape_family::softmax_gradient ||
+                Family == shape_family::softmax_alone_gradient ||
+                Family == shape_family::norm_gradient) {
+    constexpr bool softmax = Family != shape_family::norm_gradient;
     if constexpr (Pack == 1 && ElementBytes == 4)
       return scalar_gradient_32bit;
     else if constexpr (Pack == 1)
@@ -676,6 +691,8 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
       return softmax_gradient_32bit;
     else if constexpr (ElementBytes == 4)
       return gradient_32bit;
+    else if constexpr (Family == shape_family::softmax_alone_gradient)
+      return softmax_alone_gradient_16bit;
     else if constexpr (softmax)
       return softmax_gradient_16bit;
     else
