@@ -66,6 +66,9 @@
 #ifndef PIPELINE_SHAPES_NARROW
 #define PIPELINE_SHAPES_NARROW 0
 #endif
+#ifndef PIPELINE_SHAPES_HELD
+#define PIPELINE_SHAPES_HELD 0
+#endif
 
 namespace rf = rowfuse;
 using rf::index_t;
@@ -330,7 +333,7 @@ outcome run_register(Op const& op, Load const& load, Store const& store, bool pe
   index_t const rows_per_block = Config::whole_block ? 1 : threads / group;
 
   auto const kernel = rf::engine::register_kernel<Config, Op, Load, Store>;
-  int const smem = Config::template staging_bytes<typename Load::element_type>;
+  int const smem = int(rf::engine::register_shared_bytes<Config, Op, Load>());
   if (!prepare(kernel, threads, smem, o))
     return o;
   index_t const tiles = (rows + rows_per_block - 1) / rows_per_block;
@@ -596,7 +599,7 @@ template <pipeline_kind K> void planned_and_ablations(width_case& w) {
           using Store = decltype(rf::bind(full.store, Op::name, w.rows, w.cols));
           min_blocks = Config::min_blocks_per_sm;
           prepare(rf::engine::register_kernel<Config, Op, Load, Store>, Config::block_threads,
-                  Config::template staging_bytes<T>, o);
+                  int(rf::engine::register_shared_bytes<Config, Op, Load>()), o);
         });
     // Past the register rows (wide_rows) the plan's engine names the shape; it is timed too.
     shape = found ? shape_name(p.engine != rf::engine_kind::warp_rows, p.packs, p.block_threads,
@@ -628,9 +631,20 @@ template <pipeline_kind K> void planned_and_ablations(width_case& w) {
 
 // ---- the survey -------------------------------------------------------------------------------
 
+/// The survey's shapes, with PIPELINE_SHAPES_STAGE_OPERANDS=1 staging a load chain's operand
+/// streams beside the input where they stage it (tuning::register_shape::stages_operands).
+#ifndef PIPELINE_SHAPES_STAGE_OPERANDS
+#define PIPELINE_SHAPES_STAGE_OPERANDS 0
+#endif
+template <class Base> struct survey_config : Base {
+  static constexpr bool stages_operands = PIPELINE_SHAPES_STAGE_OPERANDS != 0;
+};
+
 /// A candidate shape: packs a thread, threads a block, whole-block rows (or a group of lanes),
-/// staged, __launch_bounds__' min blocks an SM, blocks a row (a cluster).
-template <int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks = 1, int Cluster = 1>
+/// staged, __launch_bounds__' min blocks an SM, blocks a row (a cluster), and whether the row is
+/// read back from its staging slot with gamma and beta held (tuning::column_placement::held).
+template <int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks = 1, int Cluster = 1,
+          bool Held = false>
 struct shape {
   static_assert(Threads * MinBlocks <= 2048, "an SM holds 2048 threads");
 };
@@ -658,11 +672,19 @@ template <pipeline_kind K, class... Shapes> void survey(index_t cols, Shapes...)
   auto const load = rf::bind(full.load, Op::name);
   auto const store = rf::bind(full.store, Op::name, w.rows, w.cols);
   auto const one = [&]<int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks,
-                       int Cluster>(shape<Packs, Threads, WholeBlock, Staged, MinBlocks, Cluster>) {
-    using Config =
-        rf::detail::register_config<pack, Packs, Threads, WholeBlock, Staged, Cluster, MinBlocks>;
+                       int Cluster, bool Held>(
+                       shape<Packs, Threads, WholeBlock, Staged, MinBlocks, Cluster, Held>) {
+    using Config = survey_config<rf::detail::register_config<
+        pack, Packs, Threads, WholeBlock, Staged, Cluster, MinBlocks, true, false,
+        Held ? rf::tuning::column_placement::held : rf::tuning::column_placement::per_engine>>;
+    // " ops": the load chain's operand streams staged beside the input (engine::staged_streams);
+    // " held": the row read back from its slot (engine::rereads_staged_row).
+    using Load = std::remove_const_t<decltype(load)>;
+    std::string const operands =
+        std::string(rf::engine::staged_streams<Config, Op, Load>::operands ? " ops" : "") +
+        (rf::engine::rereads_staged_row<Config, Op, Load> ? " held" : "");
     for (bool persistent : {false, true})
-      print_line(w, "survey", config_name<Config>(persistent), full.bytes_per_element,
+      print_line(w, "survey", config_name<Config>(persistent) + operands, full.bytes_per_element,
                  run_register<Config>(full.op, load, store, persistent, mem.reference));
   };
   (one(Shapes{}), ...);
@@ -739,6 +761,29 @@ template <pipeline_kind K> void survey_wide() {
             shape<4, 512, b, d, 2, 16>{}, shape<16, 256, b, d, 1, 8>{});
 }
 
+/// Rows read back from their staging slot, gamma and beta held (PIPELINE_SHAPES_HELD=1 with
+/// wide_rows; the residual block's chain replays only with its residual staged:
+/// PIPELINE_SHAPES_STAGE_OPERANDS=1), 16384-262144 columns: whole-block rows and clusters of
+/// 2-16, one or two slots of both streams (the plain layernorm's held rows among them).
+template <pipeline_kind K> void survey_held() {
+  constexpr bool st = true, b = true, h = true;
+  survey<K>(16384, shape<4, 512, b, st, 1, 1, h>{}, shape<2, 1024, b, st, 1, 1, h>{},
+            shape<4, 256, b, st, 1, 2, h>{}, shape<2, 512, b, st, 1, 2, h>{},
+            shape<8, 256, b, st, 1, 1, h>{});
+  survey<K>(32768, shape<4, 1024, b, st, 1, 1, h>{}, shape<4, 512, b, st, 1, 2, h>{},
+            shape<2, 1024, b, st, 1, 2, h>{}, shape<4, 256, b, st, 1, 4, h>{},
+            shape<8, 512, b, st, 1, 1, h>{}, shape<8, 256, b, st, 1, 2, h>{});
+  survey<K>(65536, shape<4, 1024, b, st, 1, 2, h>{}, shape<4, 512, b, st, 1, 4, h>{},
+            shape<2, 1024, b, st, 1, 4, h>{}, shape<4, 256, b, st, 1, 8, h>{},
+            shape<8, 256, b, st, 1, 4, h>{}, shape<8, 512, b, st, 1, 2, h>{});
+  survey<K>(131072, shape<8, 512, b, st, 1, 4, h>{}, shape<4, 512, b, st, 1, 8, h>{},
+            shape<8, 256, b, st, 1, 8, h>{}, shape<4, 256, b, st, 1, 16, h>{},
+            shape<4, 1024, b, st, 1, 4, h>{});
+  survey<K>(262144, shape<8, 256, b, st, 2, 16, h>{}, shape<8, 256, b, st, 1, 16, h>{},
+            shape<4, 512, b, st, 1, 16, h>{}, shape<8, 512, b, st, 1, 8, h>{},
+            shape<4, 1024, b, st, 1, 8, h>{});
+}
+
 /// Rows of 32 and 64 columns (narrow_rows, packs of 8): group rows of 1-4 packs a lane over 128-512
 /// threads, direct and staged, under the caps the wider group rows take.
 template <pipeline_kind K> void survey_narrow() {
@@ -754,7 +799,9 @@ template <pipeline_kind K> void survey_narrow() {
 /// This part's half. Templates all the way down, so that the other half's kernels are not
 /// instantiated.
 template <bool Survey> void run_half() {
-  if constexpr (Survey && wide_rows) {
+  if constexpr (Survey && wide_rows && PIPELINE_SHAPES_HELD) {
+    survey_held<pipeline>();
+  } else if constexpr (Survey && wide_rows) {
     survey_wide<pipeline>();
   } else if constexpr (Survey && narrow_rows) {
     survey_narrow<pipeline>();

@@ -43,12 +43,17 @@ struct table_key {
   int element_bytes, pack;
 };
 constexpr table_key keys[] = {{2, 8}, {2, 1}, {4, 4}, {4, 1}};
-constexpr shape_family families[] = {
-    shape_family::softmax,          shape_family::log_softmax,
-    shape_family::rmsnorm,          shape_family::layernorm,
-    shape_family::softmax_gradient, shape_family::softmax_alone_gradient,
-    shape_family::norm_gradient,    shape_family::attention,
-    shape_family::layernorm_chain,  shape_family::layernorm_store_chain};
+constexpr shape_family families[] = {shape_family::softmax,
+                                     shape_family::log_softmax,
+                                     shape_family::rmsnorm,
+                                     shape_family::layernorm,
+                                     shape_family::softmax_gradient,
+                                     shape_family::softmax_alone_gradient,
+                                     shape_family::norm_gradient,
+                                     shape_family::attention,
+                                     shape_family::layernorm_chain,
+                                     shape_family::layernorm_tee_chain,
+                                     shape_family::layernorm_store_chain};
 constexpr register_engine engines[] = {register_engine::warp_rows, register_engine::block_rows,
                                        register_engine::cluster_rows};
 
@@ -157,8 +162,9 @@ TEST_CASE(
         return a.max_cols == s.max_cols &&
                (a.columns == column_placement::ahead || a.columns == column_placement::held);
       });
-      bool const staged_chain =
-          key.element_bytes == 2 && key.pack == 8 && (s.max_cols == 8192 || s.max_cols == 16384);
+      // The chain's survey rows, and those that stage the residual beside the input.
+      bool const staged_chain = key.element_bytes == 2 && key.pack == 8 &&
+                                (s.max_cols == 2048 || s.max_cols == 8192 || s.max_cols == 16384);
       return s.max_cols > 1024 && s.max_cols != 4096 && !staged_chain && !read_ahead_alone;
     });
     return rows;
@@ -206,6 +212,45 @@ TEST_CASE(
   CHECK(chain.engine == rf::engine_kind::warp_rows);
   CHECK(chain.packs == 1);
   CHECK(chain.persistent);
+}
+
+TEST_CASE("layernorm under a load chain that tees: the chain's rows but at a few 16-bit widths, "
+          "the row read back from its slot at 32768 and 65536 columns, every engine's widest row "
+          "of the chain's") {
+  using rf::tuning::column_placement;
+  for_each_table_pair(shape_family::layernorm_tee_chain, shape_family::layernorm_chain,
+                      [](table tee, table chain, table_key key) {
+                        if (key.element_bytes == 2 && key.pack == 8) {
+                          CHECK(tee.data() != chain.data());
+                          // 2048, 4096 and 16384 read the residual straight to registers; the
+                          // chain's 32768 block row kept for forced plans alone (max_cols 16384), a
+                          // cluster row at 32768; 65536 its own.
+                          CHECK(tee.size() == chain.size() + 1);
+                          int differ = 0;
+                          for (auto const& row : tee)
+                            differ += std::ranges::find(chain, row) == chain.end();
+                          CHECK(differ == 6);
+                        } else {
+                          CHECK(tee.data() == chain.data());
+                        }
+                        check_widest(tee, chain, key.pack, std::equal_to<>{});
+                      });
+  rf::device_info const h100 = test::described_device();
+  auto const shapes = rf::detail::register_shapes(2, 8, shape_family::layernorm_tee_chain);
+  for (rf::index_t cols : {32768, 65536}) {
+    CAPTURE(cols);
+    rf::plan const p = rf::detail::choose_plan("layernorm", 2048, cols, 8,
+                                               rf::engine_kind::automatic, h100, shapes);
+    CHECK(p.engine == rf::engine_kind::cluster_rows);
+    CHECK(p.cluster_blocks == (cols == 32768 ? 2 : 4));
+    CHECK(p.persistent);
+    CHECK(shapes[std::size_t(p.shape)].columns == column_placement::held);
+    CHECK(shapes[std::size_t(p.shape)].stages_operands);
+  }
+  rf::plan const forced = rf::detail::choose_plan("layernorm", 2048, 32768, 8,
+                                                  rf::engine_kind::block_rows, h100, shapes);
+  CHECK(forced.engine == rf::engine_kind::block_rows);
+  CHECK(forced.block_threads == 1024);
 }
 
 TEST_CASE("layernorm under a store chain alone: its own rows for 16-bit packs (four packs a "

@@ -84,11 +84,13 @@ inline constexpr tuning::shape_family chain_family<op::softmax<false, Accurate>,
                                             : tuning::shape_family::softmax;
 
 /// Layernorm takes layernorm's shapes alone (no load or store nodes), layernorm_chain's under a
-/// load chain (the residual block's operands and dropout: fewer values a thread on narrow rows)
-/// and layernorm_store_chain's under a store chain alone (a cast to fp8).
+/// load chain (the residual block's operands and dropout: fewer values a thread on narrow rows),
+/// layernorm_tee_chain's under one that tees (the residual block writing its pre-norm sum), and
+/// layernorm_store_chain's under a store chain alone (a cast to fp8).
 template <class Affine, class Load, class Store>
 inline constexpr tuning::shape_family chain_family<op::layernorm<Affine>, Load, Store> =
-    !is_bare<Load>   ? tuning::shape_family::layernorm_chain
+    tees<Load>       ? tuning::shape_family::layernorm_tee_chain
+    : !is_bare<Load> ? tuning::shape_family::layernorm_chain
     : is_bare<Store> ? tuning::shape_family::layernorm
                      : tuning::shape_family::layernorm_store_chain;
 
@@ -122,7 +124,7 @@ template <auto const& Table, std::size_t I, int N> struct register_kernel_config
   static constexpr tuning::register_shape shape = Table[I];
   using type = register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
                                shape.cluster_blocks, shape.min_blocks_per_sm, shape.reads_row_first,
-                               shape.whole_warp, shape.columns>;
+                               shape.whole_warp, shape.columns, shape.stages_operands>;
 };
 
 /// Launches `kernel` with clusters of `cluster_blocks` (1: a plain launch) for the completed plan.

@@ -16,11 +16,13 @@ namespace rowfuse::detail {
 /// than a float are all read before any arithmetic (tuning::register_shape::reads_row_first).
 /// `WholeWarp`: group rows of 32 lanes, known at compile time (tuning::register_shape::whole_warp).
 /// `Columns`: where an op's per-column operands wait for their use
-/// (tuning::register_shape::columns).
+/// (tuning::register_shape::columns). `StagesOperands`: a load chain's operand streams are staged
+/// beside the input (tuning::register_shape::stages_operands).
 template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false,
           int ClusterBlocks = 1, int MinBlocksPerSM = 1, bool ReadsRowFirst = true,
           bool WholeWarp = false,
-          tuning::column_placement Columns = tuning::column_placement::per_engine>
+          tuning::column_placement Columns = tuning::column_placement::per_engine,
+          bool StagesOperands = false>
 struct register_config {
   static_assert(ClusterBlocks == 1 || WholeBlock, "a cluster holds whole-block rows");
   static_assert(!(WholeWarp && WholeBlock), "a whole warp is a group row's shape");
@@ -44,6 +46,7 @@ struct register_config {
       Columns == tuning::column_placement::ahead || rereads_row ? tuning::columns_ahead_packs : 0;
   static constexpr int kept_column_values = tuning::kept_column_values;
   static constexpr int staged_gradient_max_bytes = tuning::staged_gradient_max_bytes;
+  static constexpr bool stages_operands = StagesOperands;
   /// Whether a thread keeps `sum_values` running chunk sums in registers (tuning.hpp).
   static constexpr bool keeps_chunk_sums(int sum_values) {
     bool const capped = 65536 / (BlockThreads * MinBlocksPerSM) < 255;
@@ -52,18 +55,20 @@ struct register_config {
   }
 
   template <class T> static constexpr bool staged = Staged&& async_copy_size_ok<T, N>;
-  /// One slot holds a row's packs of every stream that travels through it, streams of element
-  /// types Ts: the input's, and a gradient op's second stream (engine::staged_streams).
-  template <class... Ts>
-  static constexpr int slot_bytes = Packs* BlockThreads* N* int((sizeof(Ts) + ...));
-  template <class... Ts>
-  static constexpr int staging_slots =
-      !(staged<Ts> && ...)                                      ? 0
-      : 2 * slot_bytes<Ts...> <= tuning::staging_two_slot_bytes ? 2
-                                                                : 1;
-  /// Dynamic shared memory of the staging slots, for streams of element types Ts.
-  template <class... Ts>
-  static constexpr int staging_bytes = staging_slots<Ts...>* slot_bytes<Ts...>;
+  /// One slot holds a row's packs of every stream that travels through it: the input's, a
+  /// gradient op's second stream, a load chain's operand streams (engine::staged_streams);
+  /// `element_bytes` is one element of each, together.
+  static constexpr int slot_bytes(int element_bytes) {
+    return Packs * BlockThreads * N * element_bytes;
+  }
+  /// Two slots (one read while the other fills) where they fit tuning::staging_two_slot_bytes.
+  static constexpr int staging_slots(int element_bytes) {
+    return 2 * slot_bytes(element_bytes) <= tuning::staging_two_slot_bytes ? 2 : 1;
+  }
+  /// Dynamic shared memory of the staging slots.
+  static constexpr int staging_bytes(int element_bytes) {
+    return staging_slots(element_bytes) * slot_bytes(element_bytes);
+  }
 };
 
 } // namespace rowfuse::detail

@@ -25,10 +25,10 @@ namespace rowfuse::tuning {
 ///  - held: read with the row's input and held in registers to the finish, while the row itself
 ///    is not held: its input stays in the staging slot (a staged whole-block shape) and is read
 ///    from there, through the load chain again, for each phase and for the finish, so that the
-///    row's registers go to the operands (QuACK's layout past 16K columns). Only for pure load
-///    chains (engine::pure_load_chain) and ops whose second phase rewrites the row from its
-///    values and the first total alone (engine::rewrites_row); elsewhere the shape reads them
-///    ahead, as `ahead`.
+///    row's registers go to the operands (QuACK's layout past 16K columns). Only for load chains
+///    that can run again (engine::replayable_load_chain) and ops whose second phase rewrites the
+///    row from its values and the first total alone (engine::rewrites_row); elsewhere the shape
+///    reads them ahead, as `ahead`.
 enum class column_placement { per_engine, shared, ahead, held };
 
 /// Packs an `ahead` shape reads ahead (round 15, sixteenth session: two packs ran 0.00-0.03 above
@@ -53,7 +53,12 @@ inline constexpr int columns_ahead_packs = 2;
 ///    16-bit elements at 1000 columns, a warp of 32 a lane: 0.27 -> 0.86, thirteenth session);
 ///  - columns: where an op's per-column operands (the norms' gamma and beta) wait between their
 ///    loads and their use (column_placement). Ignored where a thread holds few values
-///    (kept_column_values), which keeps them in registers across rows.
+///    (kept_column_values), which keeps them in registers across rows;
+///  - stages_operands: a staged shape copies a load chain's operand streams (rf::add's residual,
+///    rf::mask's mask: engine::operand_streams) into its staging slots beside the input, instead
+///    of reading them straight to registers at the top of each row. Set where it was measured to
+///    win: on the residual block's staged shapes (pipeline_shapes.cu, twenty-first session) it
+///    gained up to 0.12 on most and lost up to 0.16 on others (bench/NOTES.md).
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -66,6 +71,7 @@ struct register_shape {
   bool reads_row_first = true;
   bool whole_warp = false;
   column_placement columns = column_placement::per_engine;
+  bool stages_operands = false;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
@@ -102,10 +108,12 @@ replace_rows(register_shape const (&base)[Size], register_shape const (&replacin
   return replace_rows(std::to_array(base), replacing);
 }
 
-/// `narrow`'s rows, then `wide`'s: for two ops' tables that share their wide rows.
+/// `narrow`'s rows, then `wide`'s: for two ops' tables that share their wide rows. Either may be
+/// a table (an array of rows) or a braced list of rows.
 template <std::size_t Narrow, std::size_t Wide>
 constexpr std::array<register_shape, Narrow + Wide>
-join_rows(std::array<register_shape, Narrow> const& narrow, register_shape const (&wide)[Wide]) {
+join_rows(std::array<register_shape, Narrow> const& narrow,
+          std::array<register_shape, Wide> const& wide) {
   std::array<register_shape, Narrow + Wide> rows{};
   for (std::size_t i = 0; i < Narrow; ++i)
     rows[i] = narrow[i];
@@ -115,8 +123,13 @@ join_rows(std::array<register_shape, Narrow> const& narrow, register_shape const
 }
 template <std::size_t Narrow, std::size_t Wide>
 constexpr std::array<register_shape, Narrow + Wide>
+join_rows(std::array<register_shape, Narrow> const& narrow, register_shape const (&wide)[Wide]) {
+  return join_rows(narrow, std::to_array(wide));
+}
+template <std::size_t Narrow, std::size_t Wide>
+constexpr std::array<register_shape, Narrow + Wide>
 join_rows(register_shape const (&narrow)[Narrow], register_shape const (&wide)[Wide]) {
-  return join_rows(std::to_array(narrow), wide);
+  return join_rows(std::to_array(narrow), std::to_array(wide));
 }
 
 // The tables below were measured on an H100 80GB HBM3 on 2026-11-23 with
@@ -275,28 +288,68 @@ inline constexpr auto layernorm_16bit = join_rows(
         layernorm_16bit_past_4096),
     layernorm_16bit_held_clusters);
 
-/// LayerNorm over 16-bit inputs under a load chain (the residual block). Rows marked s, and the
-/// staged persistent rows at 8192 and 16384, are pipeline_shapes.cu's survey of the residual
-/// block (seventeenth session, fp16 / bf16; r4's rows ran 0.72-0.78 at 128-1024, 0.76 at 8192 and
-/// 0.71-0.73 at 16384 in rowfuse-bench): 8192 0.858 / 0.835, 16384 0.764 / 0.747. At 2048 and 4096
-/// r4's rows were the survey's best too. Rows marked n: its narrow survey (32 and 64 columns,
-/// eighteenth session; r4's row 2 x 256 under a cap of four blocks, in the same run: residual
-/// 0.72-0.76, residual_tee 0.70-0.78, which the n row takes to 0.92-0.93). At 32768
-/// layernorm_16bit's row, past it layernorm_16bit_clusters (the chain's operands cannot be read
-/// twice, which layernorm_16bit_held_clusters' rows would do).
-inline constexpr auto layernorm_chain_16bit = replace_rows(
-    join_rows(join_rows(
-                  {
-                      {64, 1, 512, false, 1, false, true, 1},   // n 0.806-0.814 / 0.775-0.781
-                      {256, 1, 512, false, 1, false, true, 1},  // s 0.792-0.807 / 0.756-0.771
-                      {512, 4, 128, false, 1, true, false, 1},  // s 0.792 / 0.750
-                      {1024, 1, 128, true, 1, false, false, 1}, // s 0.819 / 0.799
-                      {2048, 2, 128, true, 1, true, true, 1},   // r4 0.942
-                      {4096, 2, 256, true, 1, true, true, 3},   // r4 0.922
-                  },
-                  layernorm_16bit_past_4096),
-              layernorm_16bit_clusters),
-    {{8192, 4, 256, true, 1, true, true, 3}, {16384, 4, 512, true, 1, true, true, 1}});
+/// LayerNorm over 16-bit inputs under a load chain (the residual block), to 4096 columns. Rows
+/// marked s are pipeline_shapes.cu's survey of the residual block (seventeenth session, fp16 /
+/// bf16; r4's rows ran 0.72-0.78 at 128-1024 in rowfuse-bench); at 2048 and 4096 r4's rows were the
+/// survey's best too. Rows marked n: its narrow survey (32 and 64 columns, eighteenth session; r4's
+/// row 2 x 256 under a cap of four blocks, in the same run: residual 0.72-0.76, residual_tee
+/// 0.70-0.78, which the n row takes to 0.92-0.93). Rows marked o stage the residual beside the
+/// input (stages_operands; the survey again, twenty-first session, fp16, the residual block, the
+/// same shape reading the residual straight to registers in brackets, in the same run).
+inline constexpr register_shape layernorm_chain_16bit_to_4096[] = {
+    {64, 1, 512, false, 1, false, true, 1},  // n 0.806-0.814 / 0.775-0.781
+    {256, 1, 512, false, 1, false, true, 1}, // s 0.792-0.807 / 0.756-0.771
+    {512, 4, 128, false, 1, true, false, 1, true, false, column_placement::per_engine,
+     true}, // o 0.814-0.815 ([0.790]); residual_tee 0.901 ([0.855])
+    {1024, 1, 128, true, 1, false, false, 1}, // s 0.819 / 0.799
+    {2048, 2, 128, true, 1, true, true, 1, true, false, column_placement::per_engine,
+     true}, // o 0.842 ([0.799-0.803])
+    {4096, 2, 256, true, 1, true, true, 3, true, false, column_placement::per_engine,
+     true}, // o 0.842-0.846 ([0.826-0.827])
+};
+
+/// The residual block's rows from 8192 to 32768 columns: pipeline_shapes.cu's survey (seventeenth
+/// session, fp16 / bf16; rowfuse-bench ran 0.76 at 8192 and 0.71-0.73 at 16384 on r4's rows) at
+/// 8192 and 16384, the residual staged beside the input at 16384 (o, as above; at 8192 and 32768 it
+/// lost: 0.859 -> 0.834, 0.701 -> 0.649); at 32768 layernorm_16bit's row.
+inline constexpr register_shape layernorm_chain_16bit_to_32768[] = {
+    {8192, 4, 256, true, 1, true, true, 3}, // 0.858 / 0.835
+    {16384, 4, 512, true, 1, true, true, 1, true, false, column_placement::per_engine,
+     true},                                   // o 0.785 ([0.758-0.762]; 0.764 / 0.747)
+    {32768, 4, 1024, true, 1, true, true, 1}, // r4 0.861 (the op alone)
+};
+
+/// LayerNorm over 16-bit inputs under a load chain (the residual block): past 32768 columns
+/// layernorm_16bit_clusters (the chain's operands cannot all be staged beside the input there,
+/// which layernorm_16bit_held_clusters' rows would need: bench/NOTES.md, twenty-first session).
+inline constexpr auto layernorm_chain_16bit =
+    join_rows(join_rows(layernorm_chain_16bit_to_4096, layernorm_chain_16bit_to_32768),
+              layernorm_16bit_clusters);
+
+/// LayerNorm over 16-bit inputs under a load chain that tees (the residual block writing its
+/// pre-norm sum h, which the next block reads): layernorm_chain_16bit's rows but at 2048 and 4096,
+/// where staging the residual lost with the tee (0.912 -> 0.879, 0.901 -> 0.883), and at 32768 and
+/// 65536 columns, where the row is read back from its staging slot with the residual beside it,
+/// the chain run again for each phase and the finish (dropout's decisions held, the tee written
+/// on the finish's run: engine::replayable_load_chain), gamma and beta held in the registers the
+/// row leaves (pipeline_shapes.cu's held survey, twenty-first session, fp16, the chains' rows in
+/// the same run in brackets). Without the tee the same rows lost (32768: 0.687 -> 0.642, 65536
+/// 0.583 -> 0.575): the residual block is issue-bound there, and a replay runs its chain three
+/// times. The chain's 32768-column block row stays for forced plans: its max_cols is 16384, so that
+/// the automatic plan, which takes a block row before a cluster row, passes it by.
+inline constexpr auto layernorm_tee_chain_16bit = join_rows(
+    join_rows(replace_rows(layernorm_chain_16bit_to_4096, {{2048, 2, 128, true, 1, true, true, 1},
+                                                           {4096, 2, 256, true, 1, true, true, 3}}),
+              {
+                  layernorm_chain_16bit_to_32768[0],
+                  {16384, 4, 512, true, 1, true, true, 1},  // 0.853 (residual staged: 0.853)
+                  {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
+                  {32768, 4, 512, true, 2, true, true, 1, true, false, column_placement::held,
+                   true}, // 0.852 ([0.750])
+              }),
+    replace_rows(layernorm_16bit_clusters,
+                 {{65536, 4, 512, true, 4, true, true, 1, true, false, column_placement::held,
+                   true}})); // 0.779 ([0.69] rowfuse-bench, twentieth session)
 
 /// LayerNorm over 16-bit inputs under a store chain alone (a scaled cast to fp8 with amax), packs
 /// of 8: bench/experiments/pipeline_shapes.cu's survey of layernorm_fp8 (seventeenth session,
@@ -657,7 +710,9 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
 /// Which tables an op takes: softmax's, log-softmax's, attention's (softmax under a load chain
 /// that masks and a store chain that drops; over fp32 or single elements it takes softmax's),
 /// rmsnorm's, layernorm's (the op alone), layernorm_chain's (layernorm under a load chain; the two
-/// differ on narrow rows only) or layernorm_store_chain's (under a store chain alone: 16-bit
+/// differ on narrow rows only), layernorm_tee_chain's (under a load chain that tees: 16-bit packs
+/// differ at a few widths, elsewhere layernorm_chain's) or layernorm_store_chain's (under a store
+/// chain alone: 16-bit
 /// packs have their own rows, elsewhere it takes layernorm_chain's), or a backward op's (they hold
 /// two streams): softmax's (softmax's alone differs at a few widths), or the norms'. Which engines
 /// an op can be forced onto depends on its family's tables (every backward table's cluster rows
@@ -673,6 +728,8 @@ enum class shape_family {
   norm_gradient,
   attention,             ///< softmax with a load chain that masks and a store chain that drops
   layernorm_chain,       ///< layernorm under a load chain (layernorm: the op alone)
+  layernorm_tee_chain,   ///< layernorm under a load chain that tees (rf::tee): layernorm_chain's
+                         ///< shapes but at a few widths
   layernorm_store_chain, ///< layernorm under a store chain alone (its load chain bare)
 };
 
@@ -709,6 +766,7 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
     else if constexpr (Family == shape_family::rmsnorm)
       return scalar_rmsnorm_16bit;
     else if constexpr (Family == shape_family::layernorm_chain ||
+                       Family == shape_family::layernorm_tee_chain ||
                        Family == shape_family::layernorm_store_chain)
       return scalar_heavy_chain_16bit;
     else
@@ -721,6 +779,7 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
     else if constexpr (Family == shape_family::rmsnorm)
       return rmsnorm_32bit;
     else if constexpr (Family == shape_family::layernorm_chain ||
+                       Family == shape_family::layernorm_tee_chain ||
                        Family == shape_family::layernorm_store_chain)
       return layernorm_chain_32bit;
     else
@@ -736,6 +795,8 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
       return rmsnorm_16bit;
     else if constexpr (Family == shape_family::layernorm_chain)
       return layernorm_chain_16bit;
+    else if constexpr (Family == shape_family::layernorm_tee_chain)
+      return layernorm_tee_chain_16bit;
     else if constexpr (Family == shape_family::layernorm_store_chain)
       return layernorm_store_chain_16bit;
     else

@@ -29,6 +29,7 @@
 #include "../detail/vector_io.hpp"
 #include "cluster_exchange.cuh"
 #include "common.cuh"
+#include "operand_streams.cuh"
 #include "pure_chain.hpp"
 
 namespace rowfuse::engine {
@@ -40,10 +41,11 @@ namespace rowfuse::engine {
 ///    1-32 lanes, 32 at compile time with `whole_warp`), `cluster_blocks` (1, or 2-16 with
 ///    whole_block), `min_blocks_per_sm`
 ///    (__launch_bounds__' register cap);
-///  - `staged<T>`, `staging_slots<Ts...>` (0, 1 or 2), `staging_bytes<Ts...>`: whether inputs of
-///    T travel by cp.async through shared memory, in how many slots of `packs x block_threads`
-///    packs of each stream (elements Ts...); `staged_gradient_max_bytes`: the most bytes of
-///    slots with which a gradient_op's second stream is staged too (staged_streams);
+///  - `staged<T>`, `staging_slots(bytes)` (1 or 2), `staging_bytes(bytes)`: whether inputs of T
+///    travel by cp.async through shared memory, in how many slots of `packs x block_threads`
+///    packs of each stream (elements of `bytes` together); `staged_gradient_max_bytes`: the most
+///    bytes of slots with which a gradient_op's second stream is staged too; `stages_operands`:
+///    whether a load chain's operand streams are (staged_streams);
 ///  - `kept_column_values`: an op's per-column operands are kept in registers across rows when a
 ///    thread holds at most this many values;
 ///  - `columns_in_shared`, `columns_ahead` (0, or packs), `rereads_row`: where they wait
@@ -88,22 +90,36 @@ template <class Op> struct second_stream<Op, true> {
   template <int N> using reads_type = typename Op::gradient_type::template reads_type<N>;
 };
 
-/// The streams register_kernel<Config> stages through shared memory: the input's where the
-/// shape is staged, and a gradient_op's second stream beside it (`gradient`) where its packs can
-/// travel by cp.async too and the slots of both take at most Config::staged_gradient_max_bytes.
-/// Then the next row's gradient is in flight while this row is reduced, as its input is; read
-/// straight to registers, it is issued only once the row before is stored. `slots` and `bytes`:
-/// the staging slots and their shared memory.
+/// The streams register_kernel<Config> stages through shared memory, where the shape stages its
+/// input: the input's; a gradient_op's second stream beside it (`gradient`) where its packs can
+/// travel by cp.async too and the slots of both take at most Config::staged_gradient_max_bytes;
+/// and the load chain's operand streams (`operands`, operand_streams) where theirs can and the
+/// shape says so (Config::stages_operands). Then the next
+/// row's gradient and operands are in flight while this row is reduced, as its input is; read
+/// straight to registers, they are issued only once the row before is stored. `slots` and
+/// `bytes`: the staging slots and their shared memory; in a slot's bytes the input's region comes
+/// first, then the gradient's (at `gradient_offset`), then the operands' (at `operands_offset`),
+/// each `region_elements` elements (operand_streams).
 template <class Config, class Op, class Load> struct staged_streams {
   using input_t = typename Load::element_type;
   using gradient_t = typename second_stream<Op>::element_type;
+  using operand_types = operand_streams<Load>;
+  static constexpr bool input = Config::template staged<input_t>;
+  static constexpr int input_bytes = int(sizeof(input_t));
+  static constexpr int gradient_bytes = int(sizeof(gradient_t));
   static constexpr bool gradient =
-      gradient_op<Op> && Config::template staged<input_t> && Config::template staged<gradient_t> &&
-      Config::template staging_bytes<input_t, gradient_t> <= Config::staged_gradient_max_bytes;
-  static constexpr int slots = gradient ? Config::template staging_slots<input_t, gradient_t>
-                                        : Config::template staging_slots<input_t>;
-  static constexpr int bytes = gradient ? Config::template staging_bytes<input_t, gradient_t>
-                                        : Config::template staging_bytes<input_t>;
+      gradient_op<Op> && input && Config::template staged<gradient_t> &&
+      Config::staging_bytes(input_bytes + gradient_bytes) <= Config::staged_gradient_max_bytes;
+  static constexpr int first_bytes = input_bytes + (gradient ? gradient_bytes : 0);
+  static constexpr bool operands = Config::stages_operands && operand_types::count > 0 &&
+                                   input&& operand_types::template copyable<Config::pack>;
+  static constexpr int element_bytes = first_bytes + (operands ? operand_types::element_bytes : 0);
+  static constexpr int slots = input ? Config::staging_slots(element_bytes) : 0;
+  static constexpr int bytes = input ? Config::staging_bytes(element_bytes) : 0;
+  static constexpr int region_elements =
+      slots * Config::packs * Config::block_threads * Config::pack;
+  static constexpr int gradient_offset = region_elements * input_bytes;
+  static constexpr int operands_offset = region_elements * first_bytes;
 };
 
 template <class Op, int N, bool = reads_columns<Op, N>> struct column_packs {
@@ -134,13 +150,15 @@ concept rewrites_row = two_phase_op<Op> && requires(Op const& op, float (&v)[1])
 
 /// Whether register_kernel<Config> reads a row back from its staging slot for each phase and for
 /// the finish instead of holding its values in registers through the row
-/// (tuning::column_placement::held): a staged whole-block shape, a pure load chain (run again
-/// on each read: engine::pure_load_chain) and an op that rewrites_row. The slot then stays
-/// unchanged until the finish (the next row's copies into a single slot wait for it).
+/// (tuning::column_placement::held): a staged whole-block shape, a load chain that can run again
+/// on each read (engine::replayable_load_chain, its operand streams staged beside the input) and
+/// an op that rewrites_row. The slot then stays unchanged until the finish (the next row's
+/// copies into a single slot wait for it).
 template <class Config, class Op, class Load>
 inline constexpr bool rereads_staged_row =
-    Config::rereads_row&& Config::whole_block&& Config::template staged<
-        typename Load::element_type>&& pure_load_chain<Load>&& rewrites_row<Op> &&
+    Config::rereads_row&& Config::whole_block&& staged_streams<Config, Op, Load>::input&&
+        replayable_load_chain<Load, staged_streams<Config, Op, Load>::operands>&&
+            rewrites_row<Op> &&
     !gradient_op<Op>;
 
 /// The residence register_kernel<Config> gives Op's operands (packs of N). Where a thread holds
@@ -334,24 +352,28 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   [[maybe_unused]] chunk_sums_t chunk_sums[sums_kept ? P : 1];
 
   // Staging: slot `s` holds this thread's packs at ((s * P + p) * B + thread) * N, so a warp's
-  // 16-byte reads of one pack index are consecutive (no bank conflicts); a staged gradient's
-  // packs are laid out the same way after every slot's input packs. A thread reads back only
-  // what it copied itself.
+  // 16-byte reads of one pack index are consecutive (no bank conflicts); a staged gradient's and
+  // operand stream's packs are laid out the same way in their own regions after every slot's
+  // input packs (staged_streams). A thread reads back only what it copied itself.
   using input_t = typename Load::element_type;
   using gradient_element = typename second_stream<Op>::element_type;
+  using streams = staged_streams<Config, Op, Load>;
   constexpr bool two_streams = gradient_op<Op>;
-  constexpr bool staged = Config::template staged<input_t>;
-  constexpr bool gradient_staged = staged_streams<Config, Op, Load>::gradient;
-  constexpr int slots = staged_streams<Config, Op, Load>::slots;
+  constexpr bool staged = streams::input;
+  constexpr bool gradient_staged = streams::gradient;
+  constexpr bool operands_staged = streams::operands;
+  constexpr int slots = streams::slots;
   constexpr bool rereads = rereads_staged_row<Config, Op, Load>;
   input_t* const staging = reinterpret_cast<input_t*>(staging_shared);
-  auto const staged_pack = [&](int slot, int p) {
-    return staging + ((slot * P + p) * B + int(threadIdx.x)) * N;
-  };
+  auto const staged_index = [&](int slot, int p) { return (slot * P + p) * B + int(threadIdx.x); };
+  auto const staged_pack = [&](int slot, int p) { return staging + staged_index(slot, p) * N; };
   [[maybe_unused]] auto const staged_gradient_pack = [&](int slot, int p) {
-    return reinterpret_cast<gradient_element*>(staging + slots * P * B * N) +
-           ((slot * P + p) * B + int(threadIdx.x)) * N;
+    return reinterpret_cast<gradient_element*>(reinterpret_cast<char*>(staging_shared) +
+                                               streams::gradient_offset) +
+           staged_index(slot, p) * N;
   };
+  [[maybe_unused]] char* const operand_regions =
+      reinterpret_cast<char*>(staging_shared) + streams::operands_offset;
   auto const stage_row = [&](index_t r, int slot) {
     if constexpr (staged) {
       if (r < rows) {
@@ -362,6 +384,10 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
             if constexpr (gradient_staged)
               detail::async_copy_pack<N>(staged_gradient_pack(slot, p),
                                          op.gradient.input.dense_row(r) + col_of(p));
+            if constexpr (operands_staged)
+              operand_streams<Load>::template stage<N>(load, r, col_of(p), operand_regions,
+                                                       streams::region_elements,
+                                                       staged_index(slot, p));
           }
         }
       }
@@ -412,12 +438,21 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           read_pack(p, raw_row[p]);
     }
     // Every operand's loads for the row are issued before any arithmetic depends on one (inside
-    // the chain, an operand's load would wait for the arithmetic of the nodes before it).
-    typename Load::template reads_type<N> reads[P];
+    // the chain, an operand's load would wait for the arithmetic of the nodes before it); staged
+    // operand streams are read from their slot. A row read back (rereads) reads them at each
+    // read instead (reread_pack), so that they hold no registers through the row.
+    typename Load::template reads_type<N> reads[rereads ? 1 : P];
     ROWFUSE_UNROLL
-    for (int p = 0; p < P; ++p)
-      if (row_ok && p < valid_packs)
-        reads[p] = load.template read<N>(row, col_of(p));
+    for (int p = 0; p < (rereads ? 0 : P); ++p) {
+      if (row_ok && p < valid_packs) {
+        if constexpr (operands_staged)
+          reads[p] = operand_streams<Load>::template read_staged<N>(
+              load, row, col_of(p), operand_regions, streams::region_elements,
+              staged_index(slot, p));
+        else
+          reads[p] = load.template read<N>(row, col_of(p));
+      }
+    }
     if constexpr (columns_at == column_residence::with_row)
       if (row_ok)
         read_row_columns();
@@ -497,13 +532,30 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       }
     }
 
-    // A row read back (rereads): pack p's values from the staging slot through the (pure) load
-    // chain, as the transform loop above makes them.
-    [[maybe_unused]] auto const reread_pack = [&](int p, float(&x)[N]) {
+    // A row read back (rereads): pack p's values from the staging slot through the load chain,
+    // as the transform loop above makes them. The chain's draws (dropout's decisions) are made
+    // once a row and held; its reads are made at each read, staged operand streams from their
+    // slot; `emit`: whether its side effects (rf::tee) happen, on the finish's read alone.
+    [[maybe_unused]] typename Load::template draws_type<N> row_draws[rereads ? P : 1];
+    if constexpr (rereads) {
+      ROWFUSE_UNROLL
+      for (int p = 0; p < P; ++p)
+        if (row_ok && p < valid_packs)
+          row_draws[p] = load.template draw<N>(row, col_of(p), cols);
+    }
+    [[maybe_unused]] auto const reread_pack = [&](int p, float(&x)[N], bool emit) {
       input_t raw[N];
       read_pack(p, raw);
-      load.template transform<N>(raw, row, col_of(p), x, load_ctx, reads[p],
-                                 load.template draw<N>(row, col_of(p), cols));
+      load_context context{emit, cols};
+      if constexpr (operands_staged)
+        load.template transform<N>(raw, row, col_of(p), x, context,
+                                   operand_streams<Load>::template read_staged<N>(
+                                       load, row, col_of(p), operand_regions,
+                                       streams::region_elements, staged_index(slot, p)),
+                                   row_draws[p]);
+      else
+        load.template transform<N>(raw, row, col_of(p), x, context,
+                                   load.template read<N>(row, col_of(p)), row_draws[p]);
     };
     // A phase over a row read back: `phase(x, n)` of each pack as it is read, merged in pack
     // order, so that one pack's values are live at a time (over the whole row at once, ptxas
@@ -513,13 +565,13 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       float x[N] = {};
       bool const any = row_ok && valid_packs > 0;
       if (any)
-        reread_pack(0, x);
+        reread_pack(0, x, false);
       auto total = phase(x, any ? N : 0);
       ROWFUSE_UNROLL
       for (int p = 1; p < P; ++p) {
         if (row_ok && p < valid_packs) {
           float next[N];
-          reread_pack(p, next);
+          reread_pack(p, next, false);
           total = merge(total, phase(next, N));
         }
       }
@@ -614,7 +666,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       auto const stats = op.finalize2(first_total, second_total, cols);
       auto const finished_values = [&](int p, float(&y)[N]) {
         if constexpr (rereads) {
-          reread_pack(p, y);
+          reread_pack(p, y, true);
           op.phase2_rewrite(y, first_total, cols);
         } else {
           held_values(p, y);

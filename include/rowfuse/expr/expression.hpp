@@ -170,6 +170,12 @@ template <class T, class... Nodes>
 inline constexpr bool masks_packs<load_expr<T, Nodes...>> =
     (... || (std::is_same_v<Nodes, causal_mask_node> || is_mask_node<Nodes>));
 
+/// Whether a load chain writes its values out (rf::tee): the residual block that keeps its
+/// pre-norm sum, which layernorm plans from shapes of its own (dispatch/tuning.hpp).
+template <class Load> inline constexpr bool tees = false;
+template <class T, class... Nodes>
+inline constexpr bool tees<load_expr<T, Nodes...>> = (... || is_tee_node<Nodes>);
+
 /// Whether a store chain drops values (rf::dropout): with a load chain that masks, the chain
 /// of attention probabilities, which plans from shapes of its own (dispatch/tuning.hpp).
 template <class Store> inline constexpr bool drops_values = false;

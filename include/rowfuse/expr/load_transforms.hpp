@@ -87,6 +87,7 @@ template <class T> struct add_node : node_tag {
   template <int N> ROWFUSE_HD auto read(index_t row, index_t col0) const {
     return detail::read_operand<N>(operand, row, col0);
   }
+  ROWFUSE_HD view<T const> const& operand_stream() const { return operand; }
   template <int N, class V, class Context, class Pack>
   ROWFUSE_HD void apply(V (&x)[N], index_t, index_t, Context&, Pack const& a) const {
     ROWFUSE_UNROLL
@@ -110,6 +111,7 @@ template <class M> struct mask_node : node_tag {
   template <int N> ROWFUSE_HD auto read(index_t row, index_t col0) const {
     return detail::read_operand<N>(mask, row, col0);
   }
+  ROWFUSE_HD view<M const> const& operand_stream() const { return mask; }
   template <int N, class V, class Context, class Pack>
   ROWFUSE_HD void apply(V (&x)[N], index_t, index_t, Context&, Pack const& m) const {
     ROWFUSE_UNROLL
@@ -197,6 +199,9 @@ template <class T> struct tee_node : node_tag {
   }
   template <int N> bool aligned_for_pack() const { return detail::view_allows_pack<N>(target); }
 };
+
+template <class N> inline constexpr bool is_tee_node = false;
+template <class T> inline constexpr bool is_tee_node<tee_node<T>> = true;
 
 /// Wraps a user functor: any copyable callable on the compute type, f(x) or f(x, row, col).
 /// To run in the host reference too, its call operator must be __host__ __device__.

@@ -20,6 +20,10 @@
 // (inside apply they would wait behind the previous node's arithmetic). A node with a draw may
 // also draw inside apply(x, row, col0, context), seeing the values: the store side after the
 // statistics of an op whose load side masks calls that one (rf::dropout skips a pack of +0).
+// A node whose read is one pack of an operand of the input's shape (rf::add's tensor, rf::mask's)
+// may name that operand, `view<T const> const& operand_stream() const`: an engine that stages the
+// input through shared memory stages the operand's packs beside it (engine/operand_streams.cuh),
+// and hands apply the same words that read would have loaded.
 // User functors need none of this: rf::load(...) | f wraps f in a map_node.
 #pragma once
 
@@ -68,6 +72,12 @@ concept reads_operand = requires(Node const& node, index_t i) {
 template <int N, class Node>
 concept draws_from_index = requires(Node const& node, index_t i) {
   node.template draw<N>(i, i, i);
+};
+
+/// A node that names its operand stream (operand_stream(): an operand of the input's shape).
+template <class Node>
+concept streams_operand = requires(Node const& node) {
+  node.operand_stream().row(index_t(0));
 };
 
 template <int N, class Node, class V, class Context>
