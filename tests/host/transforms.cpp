@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <rowfuse/engine/pure_chain.hpp>
 #include <rowfuse/expr.hpp>
 #include <rowfuse/reference.hpp>
 
@@ -591,6 +592,73 @@ TEST_CASE("the engines' split: every read of a row first, then draws and chains,
   REQUIRE(std::count(keep_load.begin(), keep_load.end(), std::uint8_t(7)) == 0);
   REQUIRE(std::count(keep_load.begin(), keep_load.end(), std::uint8_t(1)) > 0);
   REQUIRE(std::count(keep_load.begin(), keep_load.end(), std::uint8_t(0)) > 0);
+}
+
+TEST_CASE("a replayed chain (a row read back from its staging slot): the same values on every "
+          "run with the draws made once, the tee and the keep mask written on the emitting run "
+          "alone") {
+  // register_kernel's rereads_staged_row runs the load chain once per phase and once for the
+  // finish, with the row's draws held and load_context::emit set on the finish's run alone.
+  index_t const rows = 5, cols = 16;
+  auto const xs = random_floats(std::size_t(rows * cols), 40);
+  auto const bs = random_floats(std::size_t(cols), 41);
+  auto const as = random_floats(std::size_t(rows * cols), 42);
+  std::vector<float> tee_once(std::size_t(rows * cols), -1.0f), tee_replayed = tee_once;
+  std::vector<std::uint8_t> keep_once(std::size_t(rows * cols), 7), keep_replayed = keep_once;
+  auto const expr = [&](float* tee, std::uint8_t* keep) {
+    return rf::load(xs.data(), rows, cols) | rf::bias(bs.data()) | rf::dropout(0.3f, 5, 6, keep) |
+           rf::add(as.data()) | rf::tee(tee);
+  };
+  using chain_t = decltype(rf::bind(expr(nullptr, nullptr), "test"));
+  // Replayable only where the residual travels beside the input (engine::operand_streams).
+  static_assert(rf::engine::replayable_load_chain<chain_t, true>);
+  static_assert(!rf::engine::replayable_load_chain<chain_t, false>);
+  static_assert(
+      rf::engine::replayable_load_chain<decltype(rf::load(xs.data(), rows, cols) | rf::scale(2.0f) |
+                                                 rf::bias(bs.data()) | rf::dropout(0.1f, 1, 2)),
+                                        false>);
+  std::vector<std::uint8_t> const ms = random_mask(std::size_t(rows * cols), 43);
+  static_assert(!rf::engine::replayable_load_chain<
+                decltype(rf::load(xs.data(), rows, cols) | rf::mask(ms.data())), false>);
+  static_assert(rf::engine::replayable_load_chain<
+                decltype(rf::load(xs.data(), rows, cols) | rf::mask(ms.data())), true>);
+  static_assert(rf::tees<chain_t>);
+  static_assert(!rf::tees<decltype(rf::load(xs.data(), rows, cols) | rf::add(as.data()))>);
+  static_assert(rf::detail::streams_operand<rf::add_node<float const>>);
+  static_assert(rf::detail::streams_operand<rf::mask_node<std::uint8_t const>>);
+  static_assert(!rf::detail::streams_operand<rf::bias_node<float const>>);
+
+  auto const once = rf::bind(expr(tee_once.data(), keep_once.data()), "test");
+  auto const replayed = rf::bind(expr(tee_replayed.data(), keep_replayed.data()), "test");
+  constexpr int N = 4, P = 4; // one row: 4 packs of 4
+  for (index_t r = 0; r < rows; ++r) {
+    typename chain_t::template draws_type<N> draws[P];
+    for (int p = 0; p < P; ++p)
+      draws[p] = replayed.draw<N>(r, p * N, cols);
+    for (int p = 0; p < P; ++p) {
+      float raw[N], want[N];
+      replayed.read_input<N>(r, p * N, raw);
+      rf::load_context emit{true, cols};
+      once.load<N>(r, p * N, want, emit);
+      for (bool const emits : {false, false, true}) {
+        rf::load_context context{emits, cols};
+        float x[N];
+        replayed.transform<N>(raw, r, p * N, x, context, replayed.read<N>(r, p * N), draws[p]);
+        for (int j = 0; j < N; ++j)
+          REQUIRE(same(x[j], want[j]));
+        // Before the emitting run nothing of this pack is written.
+        if (!emits)
+          for (int j = 0; j < N; ++j) {
+            REQUIRE(tee_replayed[std::size_t(r * cols + p * N + j)] == -1.0f);
+            REQUIRE(keep_replayed[std::size_t(r * cols + p * N + j)] == 7);
+          }
+      }
+    }
+  }
+  REQUIRE(tee_replayed == tee_once);
+  REQUIRE(keep_replayed == keep_once);
+  REQUIRE(std::count(keep_once.begin(), keep_once.end(), std::uint8_t(0)) > 0);
+  REQUIRE(std::count(keep_once.begin(), keep_once.end(), std::uint8_t(1)) > 0);
 }
 
 TEST_CASE("chain_allows_pack checks every operand's alignment and row stride") {
