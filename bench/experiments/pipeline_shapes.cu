@@ -26,11 +26,15 @@
 // With -DPIPELINE_SHAPES_NARROW=1 a part covers 32 and 64 columns instead (survey_narrow).
 // With -DPIPELINE_SHAPES_WIDE=1 a part covers 32768 to 262144 columns instead: half 0 the planned
 // call and the ablations there, half 1 a survey of cluster rows (a row over the registers of
-// 2-16 blocks) and of whole-block rows that hold 32768 columns.
+// 2-16 blocks) and of whole-block rows that hold 32768 columns; with -DPIPELINE_SHAPES_HELD=1 too,
+// half 1 surveys rows read back from their staging slot (survey_held). With
+// -DPIPELINE_SHAPES_STAGE_OPERANDS=1 the survey's staged shapes stage the load chain's operand
+// streams beside the input (tuning::register_shape::stages_operands).
 // Every part, built in parallel and run one after another into one CSV:
 //   bench/experiments/pipeline_shapes.sh JOBS OUT.csv [PARTS]     (PARTS: "0 1 ... 7", fp16)
-// PIPELINE_SHAPES_PART = 2 * pipeline + half, + 8 for bf16: pipeline 0 attention, 1 residual,
-// 2 residual_tee, 3 layernorm_fp8; half 0 the planned call and the ablations, half 1 the survey.
+// PIPELINE_SHAPES_PART = 2 * pipeline + half, + 8 for bf16, + 16 for fp32: pipeline 0 attention,
+// 1 residual, 2 residual_tee, 3 layernorm_fp8; half 0 the planned call and the ablations, half 1
+// the survey (its lists name packs of 8; fp32 takes twice the packs of 4).
 // Register kernels a part: half 0 28-49 (the library call's 14 with them), half 1 67; nvcc took
 // 17-85 s a part on two shared cores. rf::cast's scale and amax are runtime values: no_amax,
 // scale1 and no_amax_scale1 run the full pipeline's kernel itself, with other arguments.
@@ -76,16 +80,17 @@ using rf::index_t;
 namespace {
 
 constexpr int part = PIPELINE_SHAPES_PART;
-static_assert(part >= 0 && part < 16, "PIPELINE_SHAPES_PART is 0 to 15");
+static_assert(part >= 0 && part < 24, "PIPELINE_SHAPES_PART is 0 to 23");
 
 enum class pipeline_kind { attention, residual, residual_tee, layernorm_fp8 };
 constexpr pipeline_kind pipeline = pipeline_kind(part / 2 % 4);
 constexpr char const* pipeline_name[] = {"attention", "residual", "residual_tee", "layernorm_fp8"};
 constexpr bool survey_half = part % 2 == 1;
 
-using T = std::conditional_t<(part >= 8), __nv_bfloat16, __half>; // input and per-column vectors
+// The input and per-column vectors.
+using T = std::conditional_t<(part >= 16), float, std::conditional_t<(part >= 8), __nv_bfloat16, __half>>;
 using fp8 = __nv_fp8_e4m3;
-constexpr char const* dtype_name = part >= 8 ? "bf16" : "fp16";
+constexpr char const* dtype_name = part >= 16 ? "fp32" : part >= 8 ? "bf16" : "fp16";
 constexpr int pack = rf::detail::widest_pack<T>; // elements a 16-byte access moves
 constexpr double element_bytes = sizeof(T);      // of the input, in counted bytes
 
@@ -690,6 +695,10 @@ template <pipeline_kind K, class... Shapes> void survey(index_t cols, Shapes...)
   (one(Shapes{}), ...);
 }
 
+/// The survey lists name packs of 8 (16-bit); fp32 packs of 4 take S = 2 times as many, so that a
+/// shape holds the same columns and values a thread.
+constexpr int S = 8 / pack;
+
 /// Shapes that hold each width (packs of 8): group rows to 1024 columns (32 lanes x P x 8),
 /// whole-block rows from 1024 with B x P x 8 = cols (P = 1 also at twice that: no more than
 /// half the threads idle), direct and staged, and min blocks 2 and 3 (a cap of 65536 /
@@ -700,40 +709,40 @@ template <pipeline_kind K> void survey_all() {
   // The chains' narrow row (2 x 256 under a cap of four blocks) and layernorm's own (round 8:
   // 4 x 128 under six; 2 x 256 under five), and their neighbours.
   for (index_t cols : {128, 256})
-    survey<K>(cols, shape<1, 256, g, d>{}, shape<1, 256, g, st>{}, shape<2, 256, g, d>{},
-              shape<2, 256, g, st>{}, shape<4, 256, g, d>{}, shape<4, 256, g, st>{},
-              shape<1, 512, g, d>{}, shape<1, 512, g, st>{}, shape<2, 256, g, st, 3>{},
-              shape<1, 512, g, st, 2>{}, shape<1, 512, g, st, 3>{}, shape<2, 256, g, d, 4>{},
-              shape<2, 256, g, d, 5>{}, shape<4, 128, g, d, 6>{}, shape<4, 128, g, d, 8>{},
-              shape<2, 128, g, d, 8>{});
-  survey<K>(512, shape<2, 256, g, d>{}, shape<2, 256, g, st>{}, shape<4, 256, g, d>{},
-            shape<4, 256, g, st>{}, shape<2, 512, g, d>{}, shape<2, 512, g, st>{},
-            shape<4, 128, g, d>{}, shape<4, 128, g, st>{}, shape<2, 256, g, st, 3>{},
-            shape<2, 512, g, st, 2>{}, shape<2, 512, g, st, 3>{}, shape<2, 256, g, d, 4>{},
-            shape<2, 256, g, d, 5>{}, shape<4, 128, g, d, 6>{}, shape<4, 128, g, d, 8>{});
-  survey<K>(1024, shape<4, 128, g, d>{}, shape<4, 128, g, st>{}, shape<4, 256, g, d>{},
-            shape<4, 256, g, st>{}, shape<4, 512, g, d>{}, shape<4, 512, g, st>{},
-            shape<1, 128, b, d>{}, shape<1, 128, b, st>{}, shape<4, 256, g, st, 2>{},
-            shape<4, 256, g, st, 3>{}, shape<4, 512, g, st, 2>{});
-  survey<K>(2048, shape<1, 256, b, d>{}, shape<1, 256, b, st>{}, shape<2, 128, b, d>{},
-            shape<2, 128, b, st>{}, shape<1, 512, b, d>{}, shape<1, 512, b, st>{},
-            shape<1, 256, b, st, 3>{}, shape<1, 512, b, st, 2>{}, shape<1, 512, b, st, 3>{});
-  survey<K>(4096, shape<1, 512, b, d>{}, shape<1, 512, b, st>{}, shape<2, 256, b, d>{},
-            shape<2, 256, b, st>{}, shape<4, 128, b, d>{}, shape<4, 128, b, st>{},
-            shape<1, 1024, b, d>{}, shape<1, 1024, b, st>{}, shape<2, 256, b, st, 3>{},
-            shape<1, 512, b, st, 2>{}, shape<1, 512, b, st, 3>{}, shape<1, 1024, b, st, 2>{},
-            shape<4, 128, b, d, 6>{}, shape<4, 128, b, d, 4>{}, shape<2, 256, b, d, 3>{});
-  survey<K>(8192, shape<1, 1024, b, d>{}, shape<1, 1024, b, st>{}, shape<2, 512, b, d>{},
-            shape<2, 512, b, st>{}, shape<4, 256, b, d>{}, shape<4, 256, b, st>{},
-            shape<8, 128, b, d>{}, shape<8, 128, b, st>{}, shape<2, 512, b, st, 2>{},
-            shape<2, 512, b, st, 3>{}, shape<4, 256, b, st, 3>{}, shape<1, 1024, b, st, 2>{});
-  survey<K>(16384, shape<2, 1024, b, d>{}, shape<2, 1024, b, st>{}, shape<4, 512, b, d>{},
-            shape<4, 512, b, st>{}, shape<8, 256, b, d>{}, shape<8, 256, b, st>{},
-            shape<2, 1024, b, st, 2>{}, shape<4, 512, b, st, 2>{}, shape<4, 512, b, st, 3>{},
-            shape<8, 256, b, st, 3>{});
-  survey<K>(32768, shape<4, 1024, b, d>{}, shape<4, 1024, b, st>{}, shape<8, 512, b, d>{},
-            shape<8, 512, b, st>{}, shape<4, 1024, b, st, 2>{}, shape<8, 512, b, st, 2>{},
-            shape<8, 512, b, st, 3>{});
+    survey<K>(cols, shape<1 * S, 256, g, d>{}, shape<1 * S, 256, g, st>{}, shape<2 * S, 256, g, d>{},
+              shape<2 * S, 256, g, st>{}, shape<4 * S, 256, g, d>{}, shape<4 * S, 256, g, st>{},
+              shape<1 * S, 512, g, d>{}, shape<1 * S, 512, g, st>{}, shape<2 * S, 256, g, st, 3>{},
+              shape<1 * S, 512, g, st, 2>{}, shape<1 * S, 512, g, st, 3>{}, shape<2 * S, 256, g, d, 4>{},
+              shape<2 * S, 256, g, d, 5>{}, shape<4 * S, 128, g, d, 6>{}, shape<4 * S, 128, g, d, 8>{},
+              shape<2 * S, 128, g, d, 8>{});
+  survey<K>(512, shape<2 * S, 256, g, d>{}, shape<2 * S, 256, g, st>{}, shape<4 * S, 256, g, d>{},
+            shape<4 * S, 256, g, st>{}, shape<2 * S, 512, g, d>{}, shape<2 * S, 512, g, st>{},
+            shape<4 * S, 128, g, d>{}, shape<4 * S, 128, g, st>{}, shape<2 * S, 256, g, st, 3>{},
+            shape<2 * S, 512, g, st, 2>{}, shape<2 * S, 512, g, st, 3>{}, shape<2 * S, 256, g, d, 4>{},
+            shape<2 * S, 256, g, d, 5>{}, shape<4 * S, 128, g, d, 6>{}, shape<4 * S, 128, g, d, 8>{});
+  survey<K>(1024, shape<4 * S, 128, g, d>{}, shape<4 * S, 128, g, st>{}, shape<4 * S, 256, g, d>{},
+            shape<4 * S, 256, g, st>{}, shape<4 * S, 512, g, d>{}, shape<4 * S, 512, g, st>{},
+            shape<1 * S, 128, b, d>{}, shape<1 * S, 128, b, st>{}, shape<4 * S, 256, g, st, 2>{},
+            shape<4 * S, 256, g, st, 3>{}, shape<4 * S, 512, g, st, 2>{});
+  survey<K>(2048, shape<1 * S, 256, b, d>{}, shape<1 * S, 256, b, st>{}, shape<2 * S, 128, b, d>{},
+            shape<2 * S, 128, b, st>{}, shape<1 * S, 512, b, d>{}, shape<1 * S, 512, b, st>{},
+            shape<1 * S, 256, b, st, 3>{}, shape<1 * S, 512, b, st, 2>{}, shape<1 * S, 512, b, st, 3>{});
+  survey<K>(4096, shape<1 * S, 512, b, d>{}, shape<1 * S, 512, b, st>{}, shape<2 * S, 256, b, d>{},
+            shape<2 * S, 256, b, st>{}, shape<4 * S, 128, b, d>{}, shape<4 * S, 128, b, st>{},
+            shape<1 * S, 1024, b, d>{}, shape<1 * S, 1024, b, st>{}, shape<2 * S, 256, b, st, 3>{},
+            shape<1 * S, 512, b, st, 2>{}, shape<1 * S, 512, b, st, 3>{}, shape<1 * S, 1024, b, st, 2>{},
+            shape<4 * S, 128, b, d, 6>{}, shape<4 * S, 128, b, d, 4>{}, shape<2 * S, 256, b, d, 3>{});
+  survey<K>(8192, shape<1 * S, 1024, b, d>{}, shape<1 * S, 1024, b, st>{}, shape<2 * S, 512, b, d>{},
+            shape<2 * S, 512, b, st>{}, shape<4 * S, 256, b, d>{}, shape<4 * S, 256, b, st>{},
+            shape<8 * S, 128, b, d>{}, shape<8 * S, 128, b, st>{}, shape<2 * S, 512, b, st, 2>{},
+            shape<2 * S, 512, b, st, 3>{}, shape<4 * S, 256, b, st, 3>{}, shape<1 * S, 1024, b, st, 2>{});
+  survey<K>(16384, shape<2 * S, 1024, b, d>{}, shape<2 * S, 1024, b, st>{}, shape<4 * S, 512, b, d>{},
+            shape<4 * S, 512, b, st>{}, shape<8 * S, 256, b, d>{}, shape<8 * S, 256, b, st>{},
+            shape<2 * S, 1024, b, st, 2>{}, shape<4 * S, 512, b, st, 2>{}, shape<4 * S, 512, b, st, 3>{},
+            shape<8 * S, 256, b, st, 3>{});
+  survey<K>(32768, shape<4 * S, 1024, b, d>{}, shape<4 * S, 1024, b, st>{}, shape<8 * S, 512, b, d>{},
+            shape<8 * S, 512, b, st>{}, shape<4 * S, 1024, b, st, 2>{}, shape<8 * S, 512, b, st, 2>{},
+            shape<8 * S, 512, b, st, 3>{});
 }
 
 /// Rows of 32768 to 262144 columns (wide_rows, packs of 8): rows over a cluster's registers, B x
@@ -742,23 +751,23 @@ template <pipeline_kind K> void survey_all() {
 /// among them.
 template <pipeline_kind K> void survey_wide() {
   constexpr bool d = false, st = true, b = true;
-  survey<K>(32768, shape<4, 1024, b, st>{}, shape<8, 512, b, st>{}, shape<4, 256, b, d, 1, 4>{},
-            shape<4, 256, b, st, 1, 4>{}, shape<8, 128, b, d, 1, 4>{}, shape<8, 128, b, st, 1, 4>{},
-            shape<4, 512, b, d, 1, 2>{}, shape<4, 512, b, st, 1, 2>{}, shape<2, 512, b, d, 1, 4>{},
-            shape<4, 128, b, d, 1, 8>{}, shape<4, 256, b, d, 2, 4>{}, shape<8, 128, b, d, 4, 4>{});
-  survey<K>(65536, shape<8, 128, b, d, 1, 8>{}, shape<8, 128, b, st, 1, 8>{},
-            shape<4, 256, b, d, 1, 8>{}, shape<4, 256, b, st, 1, 8>{}, shape<4, 512, b, d, 1, 4>{},
-            shape<8, 256, b, d, 1, 4>{}, shape<8, 256, b, st, 1, 4>{}, shape<2, 512, b, d, 1, 8>{},
-            shape<4, 128, b, d, 1, 16>{}, shape<8, 256, b, d, 2, 4>{}, shape<4, 256, b, d, 2, 8>{},
-            shape<8, 128, b, d, 4, 8>{});
-  survey<K>(131072, shape<8, 128, b, d, 1, 16>{}, shape<8, 128, b, st, 1, 16>{},
-            shape<8, 256, b, d, 1, 8>{}, shape<8, 256, b, st, 1, 8>{}, shape<4, 256, b, d, 1, 16>{},
-            shape<4, 256, b, st, 1, 16>{}, shape<4, 512, b, d, 1, 8>{}, shape<8, 512, b, d, 1, 4>{},
-            shape<8, 256, b, d, 2, 8>{}, shape<4, 512, b, d, 2, 8>{}, shape<8, 128, b, d, 4, 16>{});
-  survey<K>(262144, shape<8, 256, b, d, 1, 16>{}, shape<8, 256, b, st, 1, 16>{},
-            shape<4, 512, b, d, 1, 16>{}, shape<4, 512, b, st, 1, 16>{},
-            shape<8, 512, b, d, 1, 8>{}, shape<8, 512, b, st, 1, 8>{}, shape<8, 256, b, d, 2, 16>{},
-            shape<4, 512, b, d, 2, 16>{}, shape<16, 256, b, d, 1, 8>{});
+  survey<K>(32768, shape<4 * S, 1024, b, st>{}, shape<8 * S, 512, b, st>{}, shape<4 * S, 256, b, d, 1, 4>{},
+            shape<4 * S, 256, b, st, 1, 4>{}, shape<8 * S, 128, b, d, 1, 4>{}, shape<8 * S, 128, b, st, 1, 4>{},
+            shape<4 * S, 512, b, d, 1, 2>{}, shape<4 * S, 512, b, st, 1, 2>{}, shape<2 * S, 512, b, d, 1, 4>{},
+            shape<4 * S, 128, b, d, 1, 8>{}, shape<4 * S, 256, b, d, 2, 4>{}, shape<8 * S, 128, b, d, 4, 4>{});
+  survey<K>(65536, shape<8 * S, 128, b, d, 1, 8>{}, shape<8 * S, 128, b, st, 1, 8>{},
+            shape<4 * S, 256, b, d, 1, 8>{}, shape<4 * S, 256, b, st, 1, 8>{}, shape<4 * S, 512, b, d, 1, 4>{},
+            shape<8 * S, 256, b, d, 1, 4>{}, shape<8 * S, 256, b, st, 1, 4>{}, shape<2 * S, 512, b, d, 1, 8>{},
+            shape<4 * S, 128, b, d, 1, 16>{}, shape<8 * S, 256, b, d, 2, 4>{}, shape<4 * S, 256, b, d, 2, 8>{},
+            shape<8 * S, 128, b, d, 4, 8>{});
+  survey<K>(131072, shape<8 * S, 128, b, d, 1, 16>{}, shape<8 * S, 128, b, st, 1, 16>{},
+            shape<8 * S, 256, b, d, 1, 8>{}, shape<8 * S, 256, b, st, 1, 8>{}, shape<4 * S, 256, b, d, 1, 16>{},
+            shape<4 * S, 256, b, st, 1, 16>{}, shape<4 * S, 512, b, d, 1, 8>{}, shape<8 * S, 512, b, d, 1, 4>{},
+            shape<8 * S, 256, b, d, 2, 8>{}, shape<4 * S, 512, b, d, 2, 8>{}, shape<8 * S, 128, b, d, 4, 16>{});
+  survey<K>(262144, shape<8 * S, 256, b, d, 1, 16>{}, shape<8 * S, 256, b, st, 1, 16>{},
+            shape<4 * S, 512, b, d, 1, 16>{}, shape<4 * S, 512, b, st, 1, 16>{},
+            shape<8 * S, 512, b, d, 1, 8>{}, shape<8 * S, 512, b, st, 1, 8>{}, shape<8 * S, 256, b, d, 2, 16>{},
+            shape<4 * S, 512, b, d, 2, 16>{}, shape<16 * S, 256, b, d, 1, 8>{});
 }
 
 /// Rows read back from their staging slot, gamma and beta held (PIPELINE_SHAPES_HELD=1 with
@@ -767,21 +776,21 @@ template <pipeline_kind K> void survey_wide() {
 /// 2-16, one or two slots of both streams (the plain layernorm's held rows among them).
 template <pipeline_kind K> void survey_held() {
   constexpr bool st = true, b = true, h = true;
-  survey<K>(16384, shape<4, 512, b, st, 1, 1, h>{}, shape<2, 1024, b, st, 1, 1, h>{},
-            shape<4, 256, b, st, 1, 2, h>{}, shape<2, 512, b, st, 1, 2, h>{},
-            shape<8, 256, b, st, 1, 1, h>{});
-  survey<K>(32768, shape<4, 1024, b, st, 1, 1, h>{}, shape<4, 512, b, st, 1, 2, h>{},
-            shape<2, 1024, b, st, 1, 2, h>{}, shape<4, 256, b, st, 1, 4, h>{},
-            shape<8, 512, b, st, 1, 1, h>{}, shape<8, 256, b, st, 1, 2, h>{});
-  survey<K>(65536, shape<4, 1024, b, st, 1, 2, h>{}, shape<4, 512, b, st, 1, 4, h>{},
-            shape<2, 1024, b, st, 1, 4, h>{}, shape<4, 256, b, st, 1, 8, h>{},
-            shape<8, 256, b, st, 1, 4, h>{}, shape<8, 512, b, st, 1, 2, h>{});
-  survey<K>(131072, shape<8, 512, b, st, 1, 4, h>{}, shape<4, 512, b, st, 1, 8, h>{},
-            shape<8, 256, b, st, 1, 8, h>{}, shape<4, 256, b, st, 1, 16, h>{},
-            shape<4, 1024, b, st, 1, 4, h>{});
-  survey<K>(262144, shape<8, 256, b, st, 2, 16, h>{}, shape<8, 256, b, st, 1, 16, h>{},
-            shape<4, 512, b, st, 1, 16, h>{}, shape<8, 512, b, st, 1, 8, h>{},
-            shape<4, 1024, b, st, 1, 8, h>{});
+  survey<K>(16384, shape<4 * S, 512, b, st, 1, 1, h>{}, shape<2 * S, 1024, b, st, 1, 1, h>{},
+            shape<4 * S, 256, b, st, 1, 2, h>{}, shape<2 * S, 512, b, st, 1, 2, h>{},
+            shape<8 * S, 256, b, st, 1, 1, h>{});
+  survey<K>(32768, shape<4 * S, 1024, b, st, 1, 1, h>{}, shape<4 * S, 512, b, st, 1, 2, h>{},
+            shape<2 * S, 1024, b, st, 1, 2, h>{}, shape<4 * S, 256, b, st, 1, 4, h>{},
+            shape<8 * S, 512, b, st, 1, 1, h>{}, shape<8 * S, 256, b, st, 1, 2, h>{});
+  survey<K>(65536, shape<4 * S, 1024, b, st, 1, 2, h>{}, shape<4 * S, 512, b, st, 1, 4, h>{},
+            shape<2 * S, 1024, b, st, 1, 4, h>{}, shape<4 * S, 256, b, st, 1, 8, h>{},
+            shape<8 * S, 256, b, st, 1, 4, h>{}, shape<8 * S, 512, b, st, 1, 2, h>{});
+  survey<K>(131072, shape<8 * S, 512, b, st, 1, 4, h>{}, shape<4 * S, 512, b, st, 1, 8, h>{},
+            shape<8 * S, 256, b, st, 1, 8, h>{}, shape<4 * S, 256, b, st, 1, 16, h>{},
+            shape<4 * S, 1024, b, st, 1, 4, h>{});
+  survey<K>(262144, shape<8 * S, 256, b, st, 2, 16, h>{}, shape<8 * S, 256, b, st, 1, 16, h>{},
+            shape<4 * S, 512, b, st, 1, 16, h>{}, shape<8 * S, 512, b, st, 1, 8, h>{},
+            shape<4 * S, 1024, b, st, 1, 8, h>{});
 }
 
 /// Rows of 32 and 64 columns (narrow_rows, packs of 8): group rows of 1-4 packs a lane over 128-512
@@ -789,11 +798,11 @@ template <pipeline_kind K> void survey_held() {
 template <pipeline_kind K> void survey_narrow() {
   constexpr bool d = false, st = true, g = false;
   for (index_t cols : {32, 64})
-    survey<K>(cols, shape<1, 256, g, d>{}, shape<1, 256, g, st>{}, shape<2, 256, g, d>{},
-              shape<2, 256, g, st>{}, shape<4, 256, g, d>{}, shape<4, 256, g, st>{},
-              shape<1, 512, g, d>{}, shape<1, 512, g, st>{}, shape<4, 128, g, st>{},
-              shape<2, 256, g, d, 4>{}, shape<4, 128, g, d, 6>{}, shape<2, 128, g, d, 8>{},
-              shape<4, 512, g, st, 2>{});
+    survey<K>(cols, shape<1 * S, 256, g, d>{}, shape<1 * S, 256, g, st>{}, shape<2 * S, 256, g, d>{},
+              shape<2 * S, 256, g, st>{}, shape<4 * S, 256, g, d>{}, shape<4 * S, 256, g, st>{},
+              shape<1 * S, 512, g, d>{}, shape<1 * S, 512, g, st>{}, shape<4 * S, 128, g, st>{},
+              shape<2 * S, 256, g, d, 4>{}, shape<4 * S, 128, g, d, 6>{}, shape<2 * S, 128, g, d, 8>{},
+              shape<4 * S, 512, g, st, 2>{});
 }
 
 /// This part's half. Templates all the way down, so that the other half's kernels are not

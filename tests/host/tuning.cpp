@@ -150,10 +150,10 @@ TEST_CASE("log-softmax's shapes: softmax's but at a few widths, the same widest 
 }
 
 TEST_CASE(
-    "layernorm alone and under a load chain: the same rows past 1024 columns but at 4096, "
-    "at 8192 and 16384 in 16 bits (single 16-bit elements: their own) and where the op alone reads "
-    "gamma and beta ahead, the op alone holding every engine's widest row of the chain's, "
-    "their own narrow rows") {
+    "layernorm alone and under a 16-bit load chain or an fp32 store chain: the same rows past 1024 "
+    "columns but at 4096, at 8192 and 16384 in 16 bits (single 16-bit elements: their own) and "
+    "where the op alone reads gamma and beta ahead, the op alone holding every engine's widest row "
+    "of the chains', their own narrow rows") {
   using rf::tuning::column_placement;
   auto const shared_rows = [](table shapes, table alone, table_key key) {
     std::vector<rf::tuning::register_shape> rows;
@@ -172,12 +172,20 @@ TEST_CASE(
   for_each_table_pair(shape_family::layernorm, shape_family::layernorm_chain,
                       [&](table alone, table chain, table_key key) {
                         // The chain keeps round 3's single-element rows; the op alone takes
-                        // rounds 11-13's.
+                        // rounds 11-13's. The fp32 chain has the residual block's own rows
+                        // (twenty-first session).
                         if (key.element_bytes == 2 && key.pack == 1)
                           CHECK(alone.data() != chain.data());
-                        else
+                        else if (key.element_bytes == 2)
                           CHECK(shared_rows(alone, alone, key) == shared_rows(chain, alone, key));
                         check_widest(alone, chain, key.pack, std::greater_equal<>{});
+                      });
+  for_each_table_pair(shape_family::layernorm, shape_family::layernorm_store_chain,
+                      [&](table alone, table store_chain, table_key key) {
+                        if (key.element_bytes == 4 && key.pack == 4)
+                          CHECK(shared_rows(alone, alone, key) ==
+                                shared_rows(store_chain, alone, key));
+                        check_widest(alone, store_chain, key.pack, std::greater_equal<>{});
                       });
   // 16-bit rows past 32768 columns on a cluster's registers: under a load chain with gamma and
   // beta held with the row, on persistent clusters of 8 at 65536 columns (nineteenth session's
@@ -215,8 +223,8 @@ TEST_CASE(
 }
 
 TEST_CASE("layernorm under a load chain that tees: the chain's rows but at a few 16-bit widths, "
-          "the row read back from its slot at 32768 and 65536 columns, every engine's widest row "
-          "of the chain's") {
+          "fp32 its own, the row read back from its slot at 32768 and 65536 columns, every "
+          "engine's widest row of the chain's") {
   using rf::tuning::column_placement;
   for_each_table_pair(shape_family::layernorm_tee_chain, shape_family::layernorm_chain,
                       [](table tee, table chain, table_key key) {
@@ -230,23 +238,30 @@ TEST_CASE("layernorm under a load chain that tees: the chain's rows but at a few
                           for (auto const& row : tee)
                             differ += std::ranges::find(chain, row) == chain.end();
                           CHECK(differ == 6);
-                        } else {
+                        } else if (key.pack == 1) {
                           CHECK(tee.data() == chain.data());
+                        } else {
+                          CHECK(tee.data() != chain.data()); // fp32: the tee's own survey rows
                         }
                         check_widest(tee, chain, key.pack, std::equal_to<>{});
                       });
   rf::device_info const h100 = test::described_device();
-  auto const shapes = rf::detail::register_shapes(2, 8, shape_family::layernorm_tee_chain);
-  for (rf::index_t cols : {32768, 65536}) {
-    CAPTURE(cols);
-    rf::plan const p = rf::detail::choose_plan("layernorm", 2048, cols, 8,
-                                               rf::engine_kind::automatic, h100, shapes);
-    CHECK(p.engine == rf::engine_kind::cluster_rows);
-    CHECK(p.cluster_blocks == (cols == 32768 ? 2 : 4));
-    CHECK(p.persistent);
-    CHECK(shapes[std::size_t(p.shape)].columns == column_placement::held);
-    CHECK(shapes[std::size_t(p.shape)].stages_operands);
+  for (auto key : {table_key{2, 8}, table_key{4, 4}}) {
+    CAPTURE(key.element_bytes);
+    auto const wide =
+        rf::detail::register_shapes(key.element_bytes, key.pack, shape_family::layernorm_tee_chain);
+    for (rf::index_t cols : {32768, 65536}) {
+      CAPTURE(cols);
+      rf::plan const p = rf::detail::choose_plan("layernorm", 2048, cols, key.pack,
+                                                 rf::engine_kind::automatic, h100, wide);
+      CHECK(p.engine == rf::engine_kind::cluster_rows);
+      CHECK(p.cluster_blocks == (cols == 32768 ? 2 : 4));
+      CHECK(p.persistent);
+      CHECK(wide[std::size_t(p.shape)].columns == column_placement::held);
+      CHECK(wide[std::size_t(p.shape)].stages_operands);
+    }
   }
+  auto const shapes = rf::detail::register_shapes(2, 8, shape_family::layernorm_tee_chain);
   rf::plan const forced = rf::detail::choose_plan("layernorm", 2048, 32768, 8,
                                                   rf::engine_kind::block_rows, h100, shapes);
   CHECK(forced.engine == rf::engine_kind::block_rows);
@@ -254,11 +269,11 @@ TEST_CASE("layernorm under a load chain that tees: the chain's rows but at a few
 }
 
 TEST_CASE("layernorm under a store chain alone: its own rows for 16-bit packs (four packs a "
-          "thread from 65 columns, staged on a persistent grid), the load chain's elsewhere, the "
-          "same widest row of every engine") {
+          "thread from 65 columns, staged on a persistent grid) and fp32 packs, the load chain's "
+          "for single elements, the same widest row of every engine") {
   for_each_table_pair(shape_family::layernorm_store_chain, shape_family::layernorm_chain,
                       [](table store_chain, table chain, table_key key) {
-                        if (key.element_bytes == 2 && key.pack == 8)
+                        if (key.pack > 1)
                           CHECK(store_chain.data() != chain.data());
                         else
                           CHECK(store_chain.data() == chain.data());

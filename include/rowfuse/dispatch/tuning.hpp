@@ -438,14 +438,64 @@ inline constexpr auto layernorm_32bit = replace_rows(
          column_placement::ahead}, // r18 0.850 (the chain's staged row: 0.698)
     });
 
-/// LayerNorm over fp32 inputs under a load or store chain: r4's rows, as layernorm_chain_16bit;
-/// layernorm_32bit's past 512 columns.
-inline constexpr auto layernorm_chain_32bit = join_rows(
+/// LayerNorm over fp32 inputs under a store chain alone (a cast to fp8): r4's rows, as the 16-bit
+/// chains had them; layernorm_32bit's past 512 columns.
+inline constexpr auto layernorm_store_chain_32bit = join_rows(
     {
         {256, 2, 256, false, 1, false, true, 1}, // r4 0.940-0.946 (layernorm alone)
         {512, 4, 256, false, 1, true, false, 3}, // r4 1.002
     },
     layernorm_32bit_past_512);
+
+// The residual block over fp32 (twenty-first session, fp32 parts of pipeline_shapes.cu, its survey
+// lists at packs of 4; the rows before, layernorm_store_chain_32bit's, in brackets, in the same
+// run): staged shapes on persistent grids win at every width from 128 columns, by 0.07-0.30 from
+// 2048 to 16384; rows marked o stage the residual beside the input (stages_operands), where that
+// won (it lost 0.03-0.2 on the others).
+
+/// LayerNorm over fp32 inputs under a load chain (the residual block without its tee).
+inline constexpr register_shape layernorm_chain_32bit[] = {
+    {256, 2, 512, false, 1, true, true, 1, true, false, column_placement::per_engine,
+     true}, // o 0.956-0.961 ([0.872-0.885])
+    {512, 4, 512, false, 1, true, true, 1, true, false, column_placement::per_engine,
+     true},                                   // o 0.928 ([0.818])
+    {1024, 2, 128, true, 1, false, false, 1}, // 0.941-0.942 (staged persistent: 0.946)
+    {2048, 2, 256, true, 1, true, true, 1},   // 0.928 ([0.852])
+    {4096, 2, 512, true, 1, true, true, 2},   // 0.948 ([0.805])
+    {8192, 2, 1024, true, 1, true, true, 1, true, false, column_placement::per_engine,
+     true},                                     // o 0.929 ([0.627])
+    {16384, 8, 512, true, 1, true, true, 1},    // 0.847 ([0.643])
+    {32768, 8, 256, true, 4, true, true, 1},    // 0.658 ([0.539])
+    {65536, 8, 256, true, 8, true, true, 1},    // 0.644 ([0.511])
+    {131072, 8, 256, true, 16, true, true, 1},  // 0.564 ([0.467])
+    {262144, 8, 512, true, 16, false, true, 1}, // 0.471 ([0.433])
+};
+
+/// LayerNorm over fp32 inputs under a load chain that tees (the residual block writing its
+/// pre-norm sum): one block a tile with the residual staged to 4096 columns, and at 32768 and 65536
+/// the row read back from its staging slot (as layernorm_tee_chain_16bit). Past 65536 the rows
+/// before (the held survey lost there: 0.44-0.46; the survey of the other shapes did not run for
+/// the tee).
+inline constexpr register_shape layernorm_tee_chain_32bit[] = {
+    {256, 2, 512, false, 1, true, false, 2, true, false, column_placement::per_engine,
+     true}, // o 0.990-0.992 ([0.930-0.940])
+    {512, 4, 256, false, 1, true, false, 1, true, false, column_placement::per_engine,
+     true}, // o 0.986 ([0.870])
+    {1024, 2, 128, true, 1, true, false, 1, true, false, column_placement::per_engine,
+     true}, // o 0.971 ([0.961])
+    {2048, 4, 128, true, 1, true, false, 1, true, false, column_placement::per_engine,
+     true}, // o 0.989 ([0.923])
+    {4096, 2, 512, true, 1, true, false, 2, true, false, column_placement::per_engine,
+     true},                                  // o 1.003 ([0.855])
+    {8192, 4, 512, true, 1, true, true, 1},  // 0.964 ([0.608])
+    {16384, 8, 512, true, 1, true, true, 1}, // 0.887 ([0.685])
+    {32768, 4, 1024, true, 2, true, true, 1, true, false, column_placement::held,
+     true}, // 0.783, spills 48 bytes ([0.641])
+    {65536, 4, 1024, true, 4, true, true, 1, true, false, column_placement::held,
+     true},                                      // 0.736, spills 48 bytes ([0.592])
+    {131072, 8, 256, true, 16, false, false, 2}, // [0.535]
+    {262144, 8, 512, true, 16, true, false, 1},  // [0.493]
+};
 
 // Single elements (odd widths or pointers off the 16-byte grid): rounds 3, 11, 12 and 13 of
 // row_shapes.cu on the layout of `rowfuse-bench --misalign` (every pointer one element off, ld =
@@ -709,14 +759,14 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
 
 /// Which tables an op takes: softmax's, log-softmax's, attention's (softmax under a load chain
 /// that masks and a store chain that drops; over fp32 or single elements it takes softmax's),
-/// rmsnorm's, layernorm's (the op alone), layernorm_chain's (layernorm under a load chain; the two
-/// differ on narrow rows only), layernorm_tee_chain's (under a load chain that tees: 16-bit packs
-/// differ at a few widths, elsewhere layernorm_chain's) or layernorm_store_chain's (under a store
+/// rmsnorm's, layernorm's (the op alone), layernorm_chain's (layernorm under a load chain; in 16
+/// bits the two differ on narrow rows only), layernorm_tee_chain's (under a load chain that tees:
+/// 16-bit packs differ at a few widths; fp32 its own) or layernorm_store_chain's (under a store
 /// chain alone: 16-bit
-/// packs have their own rows, elsewhere it takes layernorm_chain's), or a backward op's (they hold
-/// two streams): softmax's (softmax's alone differs at a few widths), or the norms'. Which engines
-/// an op can be forced onto depends on its family's tables (every backward table's cluster rows
-/// reach 262144 columns).
+/// packs and fp32 have their own rows, single elements layernorm_chain's), or a backward op's (they
+/// hold two streams): softmax's (softmax's alone differs at a few widths), or the norms'. Which
+/// engines an op can be forced onto depends on its family's tables (every backward table's cluster
+/// rows reach 262144 columns).
 enum class shape_family {
   softmax,
   log_softmax, ///< softmax's shapes but at a few widths (single elements too)
@@ -778,10 +828,12 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
       return log_softmax_32bit;
     else if constexpr (Family == shape_family::rmsnorm)
       return rmsnorm_32bit;
-    else if constexpr (Family == shape_family::layernorm_chain ||
-                       Family == shape_family::layernorm_tee_chain ||
-                       Family == shape_family::layernorm_store_chain)
+    else if constexpr (Family == shape_family::layernorm_chain)
       return layernorm_chain_32bit;
+    else if constexpr (Family == shape_family::layernorm_tee_chain)
+      return layernorm_tee_chain_32bit;
+    else if constexpr (Family == shape_family::layernorm_store_chain)
+      return layernorm_store_chain_32bit;
     else
       return layernorm_32bit;
   } else {
