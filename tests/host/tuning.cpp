@@ -103,15 +103,22 @@ TEST_CASE("every table lists one engine's rows in order of width, each able to h
     }
 }
 
-TEST_CASE("attention's shapes: its own for 16-bit packs and single elements, softmax's for fp32, "
-          "every forced engine of softmax's") {
+TEST_CASE("attention's shapes: its own for packs and single 16-bit elements, softmax's for single "
+          "fp32 elements, every forced engine of softmax's") {
   auto const attention_wide = rf::detail::register_shapes(2, 8, shape_family::attention);
   auto const softmax_wide = rf::detail::register_shapes(2, 8, shape_family::softmax);
   CHECK(attention_wide.data() != softmax_wide.data());
   for_each_table_pair(shape_family::attention, shape_family::softmax,
                       [](table attention, table softmax, table_key key) {
-                        if (key.element_bytes == 4)
+                        // fp32 packs: softmax's rows but where the survey of the pipeline found
+                        // better (twenty-first session).
+                        if (key.element_bytes == 4 && key.pack == 1)
                           CHECK(attention.data() == softmax.data());
+                        if (key.element_bytes == 4 && key.pack == 4) {
+                          REQUIRE(attention.size() == softmax.size());
+                          for (std::size_t i = 0; i < attention.size(); ++i)
+                            CHECK(attention[i].max_cols == softmax[i].max_cols);
+                        }
                         // Round 3's single-element rows (softmax's are rounds 11-13's).
                         if (key.element_bytes == 2 && key.pack == 1)
                           CHECK(attention.data() != softmax.data());
@@ -150,10 +157,11 @@ TEST_CASE("log-softmax's shapes: softmax's but at a few widths, the same widest 
 }
 
 TEST_CASE(
-    "layernorm alone and under a 16-bit load chain or an fp32 store chain: the same rows past 1024 "
-    "columns but at 4096, at 8192 and 16384 in 16 bits (single 16-bit elements: their own) and "
-    "where the op alone reads gamma and beta ahead, the op alone holding every engine's widest row "
-    "of the chains', their own narrow rows") {
+    "layernorm alone and under a 16-bit load chain: the same rows past 1024 columns but at 4096, "
+    "at "
+    "8192 and 16384 (single 16-bit elements: their own) and where the op alone reads gamma and "
+    "beta "
+    "ahead, the op alone holding every engine's widest row of the chains', their own narrow rows") {
   using rf::tuning::column_placement;
   auto const shared_rows = [](table shapes, table alone, table_key key) {
     std::vector<rf::tuning::register_shape> rows;
@@ -182,9 +190,6 @@ TEST_CASE(
                       });
   for_each_table_pair(shape_family::layernorm, shape_family::layernorm_store_chain,
                       [&](table alone, table store_chain, table_key key) {
-                        if (key.element_bytes == 4 && key.pack == 4)
-                          CHECK(shared_rows(alone, alone, key) ==
-                                shared_rows(store_chain, alone, key));
                         check_widest(alone, store_chain, key.pack, std::greater_equal<>{});
                       });
   // 16-bit rows past 32768 columns on a cluster's registers: under a load chain with gamma and

@@ -385,6 +385,24 @@ inline constexpr register_shape softmax_32bit[] = {
     {262144, 8, 512, true, 16, false, false, 1}, // r6 0.968 (0.641)
 };
 
+/// The attention probabilities over fp32 inputs (softmax under a load chain that masks and a store
+/// chain that drops): softmax's rows but where the fp32 parts of pipeline_shapes.cu's survey of the
+/// attention pipeline found better (twenty-first session; softmax's row in brackets, in the same
+/// run): staged shapes at every width, one block a tile to 8192 columns, persistent grids past it.
+inline constexpr auto attention_32bit = replace_rows(
+    softmax_32bit, {
+                       {256, 2, 512, false, 1, true, true, 1},    // 0.892-0.922 ([0.709-0.724])
+                       {1024, 2, 128, true, 1, true, false, 1},   // 0.961 ([0.896])
+                       {2048, 4, 128, true, 1, true, false, 1},   // 0.988 ([0.853])
+                       {4096, 4, 256, true, 1, true, false, 1},   // 0.981 ([0.797])
+                       {8192, 8, 256, true, 1, true, false, 3},   // 0.975 ([0.743])
+                       {16384, 8, 512, true, 1, true, true, 1},   // 0.919 ([0.568])
+                       {32768, 8, 256, true, 4, true, true, 1},   // 0.918 ([0.673-0.677])
+                       {65536, 8, 256, true, 8, true, true, 1},   // 0.905 ([0.663])
+                       {131072, 8, 256, true, 16, true, true, 1}, // 0.921 ([0.631])
+                       {262144, 16, 512, true, 8, true, true, 1}, // 0.824 ([0.445])
+                   });
+
 /// Log-softmax over fp32 inputs: softmax's rows but at 262144 columns, where log-softmax takes 76
 /// registers on softmax's row (one block an SM, r10 0.664) and 64 under a cap of two, unspilled.
 inline constexpr auto log_softmax_32bit =
@@ -438,14 +456,28 @@ inline constexpr auto layernorm_32bit = replace_rows(
          column_placement::ahead}, // r18 0.850 (the chain's staged row: 0.698)
     });
 
-/// LayerNorm over fp32 inputs under a store chain alone (a cast to fp8): r4's rows, as the 16-bit
-/// chains had them; layernorm_32bit's past 512 columns.
-inline constexpr auto layernorm_store_chain_32bit = join_rows(
-    {
-        {256, 2, 256, false, 1, false, true, 1}, // r4 0.940-0.946 (layernorm alone)
-        {512, 4, 256, false, 1, true, false, 3}, // r4 1.002
-    },
-    layernorm_32bit_past_512);
+/// LayerNorm over fp32 inputs under a store chain alone (a scaled cast to fp8 with amax): the fp32
+/// parts of pipeline_shapes.cu's survey of layernorm -> fp8 (twenty-first session; the rows before,
+/// layernorm's, in brackets, in the same run). Staged persistent shapes at most widths; from 32768
+/// columns the row read back from its staging slot, gamma and beta held (h), as the 16-bit store
+/// chain's.
+inline constexpr register_shape layernorm_store_chain_32bit[] = {
+    {256, 4, 256, false, 1, true, true, 1},   // 0.887-0.896 ([0.833-0.853])
+    {512, 4, 512, false, 1, true, true, 1},   // 0.930 ([0.745])
+    {1024, 2, 128, true, 1, false, true, 1},  // 0.905 ([0.833])
+    {2048, 4, 128, true, 1, true, true, 1},   // 0.918 ([0.824])
+    {4096, 8, 128, true, 1, false, false, 6}, // 0.939 ([0.813])
+    {8192, 4, 512, true, 1, true, true, 1},   // 0.917 ([0.843])
+    {16384, 8, 512, true, 1, true, true, 1},  // 0.813 ([0.746])
+    {32768, 4, 1024, true, 2, true, true, 1, true, false,
+     column_placement::held}, // h 0.918 ([0.738-0.745])
+    {65536, 4, 1024, true, 4, true, true, 1, true, false,
+     column_placement::held}, // h 0.874 ([0.643])
+    {131072, 8, 256, true, 16, true, true, 1, true, false,
+     column_placement::held}, // h 0.771 ([0.495])
+    {262144, 8, 512, true, 16, true, true, 1, true, false,
+     column_placement::held}, // h 0.488 ([0.459])
+};
 
 // The residual block over fp32 (twenty-first session, fp32 parts of pipeline_shapes.cu, its survey
 // lists at packs of 4; the rows before, layernorm_store_chain_32bit's, in brackets, in the same
@@ -758,7 +790,7 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
 };
 
 /// Which tables an op takes: softmax's, log-softmax's, attention's (softmax under a load chain
-/// that masks and a store chain that drops; over fp32 or single elements it takes softmax's),
+/// that masks and a store chain that drops; over single fp32 elements it takes softmax's),
 /// rmsnorm's, layernorm's (the op alone), layernorm_chain's (layernorm under a load chain; in 16
 /// bits the two differ on narrow rows only), layernorm_tee_chain's (under a load chain that tees:
 /// 16-bit packs differ at a few widths; fp32 its own) or layernorm_store_chain's (under a store
@@ -822,8 +854,10 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
     else
       return scalar_heavy_16bit;
   } else if constexpr (ElementBytes == 4) {
-    if constexpr (Family == shape_family::softmax || Family == shape_family::attention)
+    if constexpr (Family == shape_family::softmax)
       return softmax_32bit;
+    else if constexpr (Family == shape_family::attention)
+      return attention_32bit;
     else if constexpr (Family == shape_family::log_softmax)
       return log_softmax_32bit;
     else if constexpr (Family == shape_family::rmsnorm)
