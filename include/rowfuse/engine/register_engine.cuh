@@ -94,12 +94,12 @@ template <class Op> struct second_stream<Op, true> {
 /// input: the input's; a gradient_op's second stream beside it (`gradient`) where its packs can
 /// travel by cp.async too and the slots of both take at most Config::staged_gradient_max_bytes;
 /// and the load chain's operand streams (`operands`, operand_streams) where theirs can and the
-/// shape says so (Config::stages_operands). Then the next
-/// row's gradient and operands are in flight while this row is reduced, as its input is; read
-/// straight to registers, they are issued only once the row before is stored. `slots` and
-/// `bytes`: the staging slots and their shared memory; in a slot's bytes the input's region comes
-/// first, then the gradient's (at `gradient_offset`), then the operands' (at `operands_offset`),
-/// each `region_elements` elements (operand_streams).
+/// shape says so (Config::stages_operands). Then the next row's gradient and operands are in
+/// flight while this row is reduced, as its input is; read straight to registers, they are issued
+/// only once the row before is stored. `slots` and `bytes`: the staging slots and their shared
+/// memory. The staging memory holds the input's region first, then the gradient's (at
+/// `gradient_offset` bytes), then the operands' (at `operands_offset`), each of `region_elements`
+/// elements (every slot's packs: operand_streams).
 template <class Config, class Op, class Load> struct staged_streams {
   using input_t = typename Load::element_type;
   using gradient_t = typename second_stream<Op>::element_type;
