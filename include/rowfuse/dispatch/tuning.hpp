@@ -462,8 +462,9 @@ inline constexpr auto layernorm_32bit = replace_rows(
 /// columns the row read back from its staging slot, gamma and beta held (h), as the 16-bit store
 /// chain's.
 inline constexpr register_shape layernorm_store_chain_32bit[] = {
-    {256, 4, 256, false, 1, true, true, 1},   // 0.887-0.896 ([0.833-0.853])
-    {512, 4, 512, false, 1, true, true, 1},   // 0.930 ([0.745])
+    {32, 2, 256, false, 1, false, true, 1}, // the row before: 0.89 (the 256-column row below: 0.76)
+    {256, 4, 256, false, 1, true, true, 1}, // 0.887-0.896 ([0.833-0.853])
+    {512, 4, 512, false, 1, true, true, 1}, // 0.930 ([0.745])
     {1024, 2, 128, true, 1, false, true, 1},  // 0.905 ([0.833])
     {2048, 4, 128, true, 1, true, true, 1},   // 0.918 ([0.824])
     {4096, 8, 128, true, 1, false, false, 6}, // 0.939 ([0.813])
