@@ -697,7 +697,7 @@ template <pipeline_kind K, class... Shapes> void survey(index_t cols, Shapes...)
 
 /// The survey lists name packs of 8 (16-bit); fp32 packs of 4 take S = 2 times as many, so that a
 /// shape holds the same columns and values a thread.
-constexpr int S = 8 / pack;
+[[maybe_unused]] constexpr int S = 8 / pack;
 
 /// Shapes that hold each width (packs of 8): group rows to 1024 columns (32 lanes x P x 8),
 /// whole-block rows from 1024 with B x P x 8 = cols (P = 1 also at twice that: no more than

@@ -21,12 +21,18 @@ namespace rowfuse::engine {
 
 using rowfuse::detail::streams_operand;
 
-/// Bytes of one element of a node's operand stream; 0 for a node without one.
-template <class Node, bool = streams_operand<Node>> inline constexpr int stream_element_bytes = 0;
-template <class Node>
-inline constexpr int stream_element_bytes<Node, true> =
-    int(sizeof(typename std::remove_cvref_t<
-               decltype(std::declval<Node const&>().operand_stream())>::element_type));
+/// The element type of a node's operand stream (`type`), its bytes (`bytes`: 0 for a node without
+/// one), and whether its packs of N elements can travel by cp.async (`copyable<N>`).
+template <class Node, bool = streams_operand<Node>> struct stream_element {
+  static constexpr int bytes = 0;
+  template <int N> static constexpr bool copyable = true;
+};
+template <class Node> struct stream_element<Node, true> {
+  using type = std::remove_cv_t<typename std::remove_cvref_t<
+      decltype(std::declval<Node const&>().operand_stream())>::element_type>;
+  static constexpr int bytes = int(sizeof(type));
+  template <int N> static constexpr bool copyable = detail::async_copy_size_ok<type, N>;
+};
 
 /// The operand streams of a load chain `Load`. In shared memory each stream takes a region of
 /// `region_elements` elements (slots x packs x threads x pack, as the input's), in node order;
@@ -38,14 +44,11 @@ template <class T, class... Nodes> struct operand_streams<load_expr<T, Nodes...>
 
   static constexpr int count = (0 + ... + int(streams_operand<Nodes>));
   /// Bytes of one element of every stream together.
-  static constexpr int element_bytes = (0 + ... + stream_element_bytes<Nodes>);
+  static constexpr int element_bytes = (0 + ... + stream_element<Nodes>::bytes);
 
   /// Whether every stream's packs of N elements can travel by cp.async.
   template <int N>
-  static constexpr bool
-      copyable = (true && ... &&
-                  (stream_element_bytes<Nodes> == 0 || stream_element_bytes<Nodes> * N == 4 ||
-                   stream_element_bytes<Nodes> * N == 8 || stream_element_bytes<Nodes> * N == 16));
+  static constexpr bool copyable = (true && ... && stream_element<Nodes>::template copyable<N>);
 
   /// Issues the cp.async of every stream's pack at (row, col0) to place `index` of its region;
   /// the regions begin at `regions` (shared memory).
@@ -54,7 +57,7 @@ template <class T, class... Nodes> struct operand_streams<load_expr<T, Nodes...>
                                int region_elements, int index) {
     for_each_stream(
         [&](auto node_index, auto const& node) {
-          using element = element_of<decltype(node_index)::value>;
+          using element = typename stream_element<node_at<decltype(node_index)::value>>::type;
           auto* const destination = reinterpret_cast<element*>(
               regions + offset(decltype(node_index)::value, region_elements));
           detail::async_copy_pack<N>(
@@ -79,13 +82,10 @@ template <class T, class... Nodes> struct operand_streams<load_expr<T, Nodes...>
 
 private:
   template <std::size_t I> using node_at = std::tuple_element_t<I, std::tuple<Nodes...>>;
-  template <std::size_t I>
-  using element_of = std::remove_cv_t<typename std::remove_cvref_t<
-      decltype(std::declval<node_at<I> const&>().operand_stream())>::element_type>;
 
   /// Byte offset of node I's region: the regions of the streams before it.
   static constexpr std::size_t offset(std::size_t node, int region_elements) {
-    constexpr int bytes[] = {0, stream_element_bytes<Nodes>...};
+    constexpr int bytes[] = {0, stream_element<Nodes>::bytes...};
     std::size_t before = 0;
     for (std::size_t i = 0; i < node; ++i)
       before += std::size_t(bytes[i + 1]);
@@ -96,8 +96,8 @@ private:
   __device__ static auto read_one(Node const& node, index_t row, index_t col0, char const* regions,
                                   int region_elements, int index) {
     if constexpr (streams_operand<Node>) {
-      auto const* const source =
-          reinterpret_cast<element_of<I> const*>(regions + offset(I, region_elements));
+      auto const* const source = reinterpret_cast<typename stream_element<Node>::type const*>(
+          regions + offset(I, region_elements));
       return detail::load_words<N>(source + index * N);
     } else {
       return detail::read_node<N>(node, row, col0);
