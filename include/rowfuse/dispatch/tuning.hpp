@@ -320,8 +320,9 @@ inline constexpr register_shape layernorm_chain_16bit_to_32768[] = {
 };
 
 /// LayerNorm over 16-bit inputs under a load chain (the residual block): past 32768 columns
-/// layernorm_16bit_clusters (the chain's operands cannot all be staged beside the input there,
-/// which layernorm_16bit_held_clusters' rows would need: bench/NOTES.md, twenty-first session).
+/// layernorm_16bit_clusters. Rows read back from their staging slot with the residual staged beside
+/// the input (layernorm_tee_chain_16bit's) lost for the chain without a tee (bench/NOTES.md,
+/// twenty-first session).
 inline constexpr auto layernorm_chain_16bit =
     join_rows(join_rows(layernorm_chain_16bit_to_4096, layernorm_chain_16bit_to_32768),
               layernorm_16bit_clusters);
@@ -347,9 +348,8 @@ inline constexpr auto layernorm_tee_chain_16bit = join_rows(
                   {32768, 4, 512, true, 2, true, true, 1, true, false, column_placement::held,
                    true}, // 0.852 ([0.750])
               }),
-    replace_rows(layernorm_16bit_clusters,
-                 {{65536, 4, 512, true, 4, true, true, 1, true, false, column_placement::held,
-                   true}})); // 0.779 ([0.69] rowfuse-bench, twentieth session)
+    replace_rows(layernorm_16bit_clusters, {{65536, 4, 512, true, 4, true, true, 1, true, false,
+                                             column_placement::held, true}})); // 0.779 ([0.676])
 
 /// LayerNorm over 16-bit inputs under a store chain alone (a scaled cast to fp8 with amax), packs
 /// of 8: bench/experiments/pipeline_shapes.cu's survey of layernorm_fp8 (seventeenth session,
