@@ -96,8 +96,8 @@ bool try_register(plan& p, engine_kind kind, bool forced,
     p.persistent = s.persistent;
     if (s.whole_block) {
       p.group = s.block_threads * s.cluster_blocks;
-    } else if (s.whole_warp) {
-      p.group = 32; // the kernel's compile-time group
+    } else if (s.row_warps > 0) {
+      p.group = 32 * s.row_warps; // the kernel's compile-time group
     } else {
       index_t const packs_in_row = ceil_div(p.cols, p.pack);
       p.group = std::min(32, next_power_of_two(ceil_div(packs_in_row, s.packs)));

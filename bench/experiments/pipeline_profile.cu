@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
   fill<<<64, 256>>>(gamma, cols, 0.5f, 1.5f);
   fill<<<64, 256>>>(beta, cols, -0.5f, 0.5f);
   cudaMemset(amax, 0, sizeof(float));
-  auto const affine = rf::affine(static_cast<element const*>(gamma), static_cast<element const*>(beta));
+  auto const affine =
+      rf::affine(static_cast<element const*>(gamma), static_cast<element const*>(beta));
   auto const in = rf::load(static_cast<element const*>(x), rows, cols);
   auto const sum = in | rf::bias(static_cast<element const*>(bias)) | rf::dropout(0.1f, 1234, 0) |
                    rf::add(static_cast<element const*>(residual));

@@ -29,7 +29,9 @@
 // 2-16 blocks) and of whole-block rows that hold 32768 columns; with -DPIPELINE_SHAPES_HELD=1 too,
 // half 1 surveys rows read back from their staging slot (survey_held). With
 // -DPIPELINE_SHAPES_STAGE_OPERANDS=1 the survey's staged shapes stage the load chain's operand
-// streams beside the input (tuning::register_shape::stages_operands).
+// streams beside the input (tuning::register_shape::stages_operands). With
+// -DPIPELINE_SHAPES_WARPS=1 half 1 surveys rows of several whole warps at 512-8192 columns
+// (survey_warps).
 // Every part, built in parallel and run one after another into one CSV:
 //   bench/experiments/pipeline_shapes.sh JOBS OUT.csv [PARTS]     (PARTS: "0 1 ... 7", fp16)
 // PIPELINE_SHAPES_PART = 2 * pipeline + half, + 8 for bf16, + 16 for fp32: pipeline 0 attention,
@@ -73,6 +75,9 @@
 #ifndef PIPELINE_SHAPES_HELD
 #define PIPELINE_SHAPES_HELD 0
 #endif
+#ifndef PIPELINE_SHAPES_WARPS
+#define PIPELINE_SHAPES_WARPS 0
+#endif
 
 namespace rf = rowfuse;
 using rf::index_t;
@@ -88,7 +93,8 @@ constexpr char const* pipeline_name[] = {"attention", "residual", "residual_tee"
 constexpr bool survey_half = part % 2 == 1;
 
 // The input and per-column vectors.
-using T = std::conditional_t<(part >= 16), float, std::conditional_t<(part >= 8), __nv_bfloat16, __half>>;
+using T =
+    std::conditional_t<(part >= 16), float, std::conditional_t<(part >= 8), __nv_bfloat16, __half>>;
 using fp8 = __nv_fp8_e4m3;
 constexpr char const* dtype_name = part >= 16 ? "fp32" : part >= 8 ? "bf16" : "fp16";
 constexpr int pack = rf::detail::widest_pack<T>; // elements a 16-byte access moves
@@ -290,12 +296,15 @@ bool prepare(Kernel kernel, int block_threads, int dynamic_smem, outcome& o) {
 /// thread, threads a block, cp.async staging, grid, __launch_bounds__' min blocks an SM; for a
 /// row over a cluster, " C8" after the threads.
 std::string shape_name(bool whole_block, int packs, int threads, bool staged, bool persistent,
-                       int min_blocks, int cluster = 1) {
+                       int min_blocks, int cluster = 1, int row_warps = 0) {
   char blocks[16] = "";
   if (cluster > 1)
     std::snprintf(blocks, sizeof blocks, " C%d", cluster);
+  char rows_of[16] = "group";
+  if (row_warps > 1)
+    std::snprintf(rows_of, sizeof rows_of, "warps%d", row_warps);
   char text[80];
-  std::snprintf(text, sizeof text, "%s P%d B%d%s %s %s min%d", whole_block ? "block" : "group",
+  std::snprintf(text, sizeof text, "%s P%d B%d%s %s %s min%d", whole_block ? "block" : rows_of,
                 packs, threads, blocks, staged ? "staged" : "direct",
                 persistent ? "persist" : "tiles", min_blocks);
   return text;
@@ -304,7 +313,7 @@ std::string shape_name(bool whole_block, int packs, int threads, bool staged, bo
 template <class Config> std::string config_name(bool persistent) {
   return shape_name(Config::whole_block, Config::packs, Config::block_threads,
                     Config::template staged<T>, persistent, Config::min_blocks_per_sm,
-                    Config::cluster_blocks);
+                    Config::cluster_blocks, Config::row_warps);
 }
 
 /// Launches register_kernel<Config> over the bound expressions with launch.cuh's grid: one
@@ -320,13 +329,17 @@ outcome run_register(Op const& op, Load const& load, Store const& store, bool pe
                 cluster = Config::cluster_blocks;
   outcome o;
   index_t const rows = load.input.rows, cols = load.input.cols;
-  index_t const capacity = index_t(Config::whole_block ? threads * cluster : 32) * packs * pack;
+  constexpr int row_threads = 32 * (Config::row_warps > 0 ? Config::row_warps : 1);
+  index_t const capacity =
+      index_t(Config::whole_block ? threads * cluster : row_threads) * packs * pack;
   if (capacity < cols) {
     o.error = "the shape holds " + std::to_string(capacity) + " columns";
     return o;
   }
   int group = threads;
-  if (!Config::whole_block) {
+  if (Config::row_warps > 0) {
+    group = row_threads;
+  } else if (!Config::whole_block) {
     index_t const packs_in_row = (cols + pack - 1) / pack;
     group = 1;
     while (group < 32 && index_t(group) * packs < packs_in_row)
@@ -595,7 +608,7 @@ template <pipeline_kind K> void planned_and_ablations(width_case& w) {
   try {
     p = library_call<K>(full, rf::launch_options{rf::engine_kind::automatic, 0, true});
     o.grid = p.grid;
-    int min_blocks = 0;
+    int min_blocks = 0, row_warps = 0;
     // The kernel the plan names: its registers and occupancy.
     bool const found = with_plan_config<Op, decltype(full.load), decltype(full.store)>(
         p.shape, [&](auto config, bool) {
@@ -603,12 +616,13 @@ template <pipeline_kind K> void planned_and_ablations(width_case& w) {
           using Load = decltype(rf::bind(full.load, Op::name));
           using Store = decltype(rf::bind(full.store, Op::name, w.rows, w.cols));
           min_blocks = Config::min_blocks_per_sm;
+          row_warps = Config::row_warps;
           prepare(rf::engine::register_kernel<Config, Op, Load, Store>, Config::block_threads,
                   int(rf::engine::register_shared_bytes<Config, Op, Load>()), o);
         });
     // Past the register rows (wide_rows) the plan's engine names the shape; it is timed too.
     shape = found ? shape_name(p.engine != rf::engine_kind::warp_rows, p.packs, p.block_threads,
-                               p.staged, p.persistent, min_blocks, p.cluster_blocks)
+                               p.staged, p.persistent, min_blocks, p.cluster_blocks, row_warps)
                   : std::string(rf::to_string(p.engine));
     if (!found && !wide_rows)
       o.error = "the plan (" + rf::explain(p) + ") is not a register shape of this experiment";
@@ -647,9 +661,10 @@ template <class Base> struct survey_config : Base {
 
 /// A candidate shape: packs a thread, threads a block, whole-block rows (or a group of lanes),
 /// staged, __launch_bounds__' min blocks an SM, blocks a row (a cluster), and whether the row is
-/// read back from its staging slot with gamma and beta held (tuning::column_placement::held).
+/// read back from its staging slot with gamma and beta held (tuning::column_placement::held), and
+/// for group rows the whole warps a row (tuning::register_shape::row_warps; 0: a run-time group).
 template <int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks = 1, int Cluster = 1,
-          bool Held = false>
+          bool Held = false, int RowWarps = 0>
 struct shape {
   static_assert(Threads * MinBlocks <= 2048, "an SM holds 2048 threads");
 };
@@ -676,22 +691,25 @@ template <pipeline_kind K, class... Shapes> void survey(index_t cols, Shapes...)
              cudaMemcpyDeviceToDevice);
   auto const load = rf::bind(full.load, Op::name);
   auto const store = rf::bind(full.store, Op::name, w.rows, w.cols);
-  auto const one = [&]<int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks,
-                       int Cluster, bool Held>(
-                       shape<Packs, Threads, WholeBlock, Staged, MinBlocks, Cluster, Held>) {
-    using Config = survey_config<rf::detail::register_config<
-        pack, Packs, Threads, WholeBlock, Staged, Cluster, MinBlocks, true, false,
-        Held ? rf::tuning::column_placement::held : rf::tuning::column_placement::per_engine>>;
-    // " ops": the load chain's operand streams staged beside the input (engine::staged_streams);
-    // " held": the row read back from its slot (engine::rereads_staged_row).
-    using Load = std::remove_const_t<decltype(load)>;
-    std::string const operands =
-        std::string(rf::engine::staged_streams<Config, Op, Load>::operands ? " ops" : "") +
-        (rf::engine::rereads_staged_row<Config, Op, Load> ? " held" : "");
-    for (bool persistent : {false, true})
-      print_line(w, "survey", config_name<Config>(persistent) + operands, full.bytes_per_element,
-                 run_register<Config>(full.op, load, store, persistent, mem.reference));
-  };
+  auto const one =
+      [&]<int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks, int Cluster,
+          bool Held, int RowWarps>(
+          shape<Packs, Threads, WholeBlock, Staged, MinBlocks, Cluster, Held, RowWarps>) {
+        using Config = survey_config<rf::detail::register_config<
+            pack, Packs, Threads, WholeBlock, Staged, Cluster, MinBlocks, true, RowWarps,
+            Held ? rf::tuning::column_placement::held : rf::tuning::column_placement::per_engine>>;
+        // " ops": the load chain's operand streams staged beside the input
+        // (engine::staged_streams); " held": the row read back from its slot
+        // (engine::rereads_staged_row).
+        using Load = std::remove_const_t<decltype(load)>;
+        std::string const operands =
+            std::string(rf::engine::staged_streams<Config, Op, Load>::operands ? " ops" : "") +
+            (rf::engine::rereads_staged_row<Config, Op, Load> ? " held" : "");
+        for (bool persistent : {false, true})
+          print_line(w, "survey", config_name<Config>(persistent) + operands,
+                     full.bytes_per_element,
+                     run_register<Config>(full.op, load, store, persistent, mem.reference));
+      };
   (one(Shapes{}), ...);
 }
 
@@ -709,40 +727,46 @@ template <pipeline_kind K> void survey_all() {
   // The chains' narrow row (2 x 256 under a cap of four blocks) and layernorm's own (round 8:
   // 4 x 128 under six; 2 x 256 under five), and their neighbours.
   for (index_t cols : {128, 256})
-    survey<K>(cols, shape<1 * S, 256, g, d>{}, shape<1 * S, 256, g, st>{}, shape<2 * S, 256, g, d>{},
-              shape<2 * S, 256, g, st>{}, shape<4 * S, 256, g, d>{}, shape<4 * S, 256, g, st>{},
-              shape<1 * S, 512, g, d>{}, shape<1 * S, 512, g, st>{}, shape<2 * S, 256, g, st, 3>{},
-              shape<1 * S, 512, g, st, 2>{}, shape<1 * S, 512, g, st, 3>{}, shape<2 * S, 256, g, d, 4>{},
-              shape<2 * S, 256, g, d, 5>{}, shape<4 * S, 128, g, d, 6>{}, shape<4 * S, 128, g, d, 8>{},
-              shape<2 * S, 128, g, d, 8>{});
+    survey<K>(cols, shape<1 * S, 256, g, d>{}, shape<1 * S, 256, g, st>{},
+              shape<2 * S, 256, g, d>{}, shape<2 * S, 256, g, st>{}, shape<4 * S, 256, g, d>{},
+              shape<4 * S, 256, g, st>{}, shape<1 * S, 512, g, d>{}, shape<1 * S, 512, g, st>{},
+              shape<2 * S, 256, g, st, 3>{}, shape<1 * S, 512, g, st, 2>{},
+              shape<1 * S, 512, g, st, 3>{}, shape<2 * S, 256, g, d, 4>{},
+              shape<2 * S, 256, g, d, 5>{}, shape<4 * S, 128, g, d, 6>{},
+              shape<4 * S, 128, g, d, 8>{}, shape<2 * S, 128, g, d, 8>{});
   survey<K>(512, shape<2 * S, 256, g, d>{}, shape<2 * S, 256, g, st>{}, shape<4 * S, 256, g, d>{},
             shape<4 * S, 256, g, st>{}, shape<2 * S, 512, g, d>{}, shape<2 * S, 512, g, st>{},
             shape<4 * S, 128, g, d>{}, shape<4 * S, 128, g, st>{}, shape<2 * S, 256, g, st, 3>{},
-            shape<2 * S, 512, g, st, 2>{}, shape<2 * S, 512, g, st, 3>{}, shape<2 * S, 256, g, d, 4>{},
-            shape<2 * S, 256, g, d, 5>{}, shape<4 * S, 128, g, d, 6>{}, shape<4 * S, 128, g, d, 8>{});
+            shape<2 * S, 512, g, st, 2>{}, shape<2 * S, 512, g, st, 3>{},
+            shape<2 * S, 256, g, d, 4>{}, shape<2 * S, 256, g, d, 5>{},
+            shape<4 * S, 128, g, d, 6>{}, shape<4 * S, 128, g, d, 8>{});
   survey<K>(1024, shape<4 * S, 128, g, d>{}, shape<4 * S, 128, g, st>{}, shape<4 * S, 256, g, d>{},
             shape<4 * S, 256, g, st>{}, shape<4 * S, 512, g, d>{}, shape<4 * S, 512, g, st>{},
             shape<1 * S, 128, b, d>{}, shape<1 * S, 128, b, st>{}, shape<4 * S, 256, g, st, 2>{},
             shape<4 * S, 256, g, st, 3>{}, shape<4 * S, 512, g, st, 2>{});
   survey<K>(2048, shape<1 * S, 256, b, d>{}, shape<1 * S, 256, b, st>{}, shape<2 * S, 128, b, d>{},
             shape<2 * S, 128, b, st>{}, shape<1 * S, 512, b, d>{}, shape<1 * S, 512, b, st>{},
-            shape<1 * S, 256, b, st, 3>{}, shape<1 * S, 512, b, st, 2>{}, shape<1 * S, 512, b, st, 3>{});
+            shape<1 * S, 256, b, st, 3>{}, shape<1 * S, 512, b, st, 2>{},
+            shape<1 * S, 512, b, st, 3>{});
   survey<K>(4096, shape<1 * S, 512, b, d>{}, shape<1 * S, 512, b, st>{}, shape<2 * S, 256, b, d>{},
             shape<2 * S, 256, b, st>{}, shape<4 * S, 128, b, d>{}, shape<4 * S, 128, b, st>{},
             shape<1 * S, 1024, b, d>{}, shape<1 * S, 1024, b, st>{}, shape<2 * S, 256, b, st, 3>{},
-            shape<1 * S, 512, b, st, 2>{}, shape<1 * S, 512, b, st, 3>{}, shape<1 * S, 1024, b, st, 2>{},
-            shape<4 * S, 128, b, d, 6>{}, shape<4 * S, 128, b, d, 4>{}, shape<2 * S, 256, b, d, 3>{});
-  survey<K>(8192, shape<1 * S, 1024, b, d>{}, shape<1 * S, 1024, b, st>{}, shape<2 * S, 512, b, d>{},
-            shape<2 * S, 512, b, st>{}, shape<4 * S, 256, b, d>{}, shape<4 * S, 256, b, st>{},
-            shape<8 * S, 128, b, d>{}, shape<8 * S, 128, b, st>{}, shape<2 * S, 512, b, st, 2>{},
-            shape<2 * S, 512, b, st, 3>{}, shape<4 * S, 256, b, st, 3>{}, shape<1 * S, 1024, b, st, 2>{});
-  survey<K>(16384, shape<2 * S, 1024, b, d>{}, shape<2 * S, 1024, b, st>{}, shape<4 * S, 512, b, d>{},
-            shape<4 * S, 512, b, st>{}, shape<8 * S, 256, b, d>{}, shape<8 * S, 256, b, st>{},
-            shape<2 * S, 1024, b, st, 2>{}, shape<4 * S, 512, b, st, 2>{}, shape<4 * S, 512, b, st, 3>{},
+            shape<1 * S, 512, b, st, 2>{}, shape<1 * S, 512, b, st, 3>{},
+            shape<1 * S, 1024, b, st, 2>{}, shape<4 * S, 128, b, d, 6>{},
+            shape<4 * S, 128, b, d, 4>{}, shape<2 * S, 256, b, d, 3>{});
+  survey<K>(8192, shape<1 * S, 1024, b, d>{}, shape<1 * S, 1024, b, st>{},
+            shape<2 * S, 512, b, d>{}, shape<2 * S, 512, b, st>{}, shape<4 * S, 256, b, d>{},
+            shape<4 * S, 256, b, st>{}, shape<8 * S, 128, b, d>{}, shape<8 * S, 128, b, st>{},
+            shape<2 * S, 512, b, st, 2>{}, shape<2 * S, 512, b, st, 3>{},
+            shape<4 * S, 256, b, st, 3>{}, shape<1 * S, 1024, b, st, 2>{});
+  survey<K>(16384, shape<2 * S, 1024, b, d>{}, shape<2 * S, 1024, b, st>{},
+            shape<4 * S, 512, b, d>{}, shape<4 * S, 512, b, st>{}, shape<8 * S, 256, b, d>{},
+            shape<8 * S, 256, b, st>{}, shape<2 * S, 1024, b, st, 2>{},
+            shape<4 * S, 512, b, st, 2>{}, shape<4 * S, 512, b, st, 3>{},
             shape<8 * S, 256, b, st, 3>{});
-  survey<K>(32768, shape<4 * S, 1024, b, d>{}, shape<4 * S, 1024, b, st>{}, shape<8 * S, 512, b, d>{},
-            shape<8 * S, 512, b, st>{}, shape<4 * S, 1024, b, st, 2>{}, shape<8 * S, 512, b, st, 2>{},
-            shape<8 * S, 512, b, st, 3>{});
+  survey<K>(32768, shape<4 * S, 1024, b, d>{}, shape<4 * S, 1024, b, st>{},
+            shape<8 * S, 512, b, d>{}, shape<8 * S, 512, b, st>{}, shape<4 * S, 1024, b, st, 2>{},
+            shape<8 * S, 512, b, st, 2>{}, shape<8 * S, 512, b, st, 3>{});
 }
 
 /// Rows of 32768 to 262144 columns (wide_rows, packs of 8): rows over a cluster's registers, B x
@@ -751,23 +775,29 @@ template <pipeline_kind K> void survey_all() {
 /// among them.
 template <pipeline_kind K> void survey_wide() {
   constexpr bool d = false, st = true, b = true;
-  survey<K>(32768, shape<4 * S, 1024, b, st>{}, shape<8 * S, 512, b, st>{}, shape<4 * S, 256, b, d, 1, 4>{},
-            shape<4 * S, 256, b, st, 1, 4>{}, shape<8 * S, 128, b, d, 1, 4>{}, shape<8 * S, 128, b, st, 1, 4>{},
-            shape<4 * S, 512, b, d, 1, 2>{}, shape<4 * S, 512, b, st, 1, 2>{}, shape<2 * S, 512, b, d, 1, 4>{},
-            shape<4 * S, 128, b, d, 1, 8>{}, shape<4 * S, 256, b, d, 2, 4>{}, shape<8 * S, 128, b, d, 4, 4>{});
+  survey<K>(32768, shape<4 * S, 1024, b, st>{}, shape<8 * S, 512, b, st>{},
+            shape<4 * S, 256, b, d, 1, 4>{}, shape<4 * S, 256, b, st, 1, 4>{},
+            shape<8 * S, 128, b, d, 1, 4>{}, shape<8 * S, 128, b, st, 1, 4>{},
+            shape<4 * S, 512, b, d, 1, 2>{}, shape<4 * S, 512, b, st, 1, 2>{},
+            shape<2 * S, 512, b, d, 1, 4>{}, shape<4 * S, 128, b, d, 1, 8>{},
+            shape<4 * S, 256, b, d, 2, 4>{}, shape<8 * S, 128, b, d, 4, 4>{});
   survey<K>(65536, shape<8 * S, 128, b, d, 1, 8>{}, shape<8 * S, 128, b, st, 1, 8>{},
-            shape<4 * S, 256, b, d, 1, 8>{}, shape<4 * S, 256, b, st, 1, 8>{}, shape<4 * S, 512, b, d, 1, 4>{},
-            shape<8 * S, 256, b, d, 1, 4>{}, shape<8 * S, 256, b, st, 1, 4>{}, shape<2 * S, 512, b, d, 1, 8>{},
-            shape<4 * S, 128, b, d, 1, 16>{}, shape<8 * S, 256, b, d, 2, 4>{}, shape<4 * S, 256, b, d, 2, 8>{},
-            shape<8 * S, 128, b, d, 4, 8>{});
+            shape<4 * S, 256, b, d, 1, 8>{}, shape<4 * S, 256, b, st, 1, 8>{},
+            shape<4 * S, 512, b, d, 1, 4>{}, shape<8 * S, 256, b, d, 1, 4>{},
+            shape<8 * S, 256, b, st, 1, 4>{}, shape<2 * S, 512, b, d, 1, 8>{},
+            shape<4 * S, 128, b, d, 1, 16>{}, shape<8 * S, 256, b, d, 2, 4>{},
+            shape<4 * S, 256, b, d, 2, 8>{}, shape<8 * S, 128, b, d, 4, 8>{});
   survey<K>(131072, shape<8 * S, 128, b, d, 1, 16>{}, shape<8 * S, 128, b, st, 1, 16>{},
-            shape<8 * S, 256, b, d, 1, 8>{}, shape<8 * S, 256, b, st, 1, 8>{}, shape<4 * S, 256, b, d, 1, 16>{},
-            shape<4 * S, 256, b, st, 1, 16>{}, shape<4 * S, 512, b, d, 1, 8>{}, shape<8 * S, 512, b, d, 1, 4>{},
-            shape<8 * S, 256, b, d, 2, 8>{}, shape<4 * S, 512, b, d, 2, 8>{}, shape<8 * S, 128, b, d, 4, 16>{});
+            shape<8 * S, 256, b, d, 1, 8>{}, shape<8 * S, 256, b, st, 1, 8>{},
+            shape<4 * S, 256, b, d, 1, 16>{}, shape<4 * S, 256, b, st, 1, 16>{},
+            shape<4 * S, 512, b, d, 1, 8>{}, shape<8 * S, 512, b, d, 1, 4>{},
+            shape<8 * S, 256, b, d, 2, 8>{}, shape<4 * S, 512, b, d, 2, 8>{},
+            shape<8 * S, 128, b, d, 4, 16>{});
   survey<K>(262144, shape<8 * S, 256, b, d, 1, 16>{}, shape<8 * S, 256, b, st, 1, 16>{},
             shape<4 * S, 512, b, d, 1, 16>{}, shape<4 * S, 512, b, st, 1, 16>{},
-            shape<8 * S, 512, b, d, 1, 8>{}, shape<8 * S, 512, b, st, 1, 8>{}, shape<8 * S, 256, b, d, 2, 16>{},
-            shape<4 * S, 512, b, d, 2, 16>{}, shape<16 * S, 256, b, d, 1, 8>{});
+            shape<8 * S, 512, b, d, 1, 8>{}, shape<8 * S, 512, b, st, 1, 8>{},
+            shape<8 * S, 256, b, d, 2, 16>{}, shape<4 * S, 512, b, d, 2, 16>{},
+            shape<16 * S, 256, b, d, 1, 8>{});
 }
 
 /// Rows read back from their staging slot, gamma and beta held (PIPELINE_SHAPES_HELD=1 with
@@ -798,17 +828,50 @@ template <pipeline_kind K> void survey_held() {
 template <pipeline_kind K> void survey_narrow() {
   constexpr bool d = false, st = true, g = false;
   for (index_t cols : {32, 64})
-    survey<K>(cols, shape<1 * S, 256, g, d>{}, shape<1 * S, 256, g, st>{}, shape<2 * S, 256, g, d>{},
-              shape<2 * S, 256, g, st>{}, shape<4 * S, 256, g, d>{}, shape<4 * S, 256, g, st>{},
-              shape<1 * S, 512, g, d>{}, shape<1 * S, 512, g, st>{}, shape<4 * S, 128, g, st>{},
-              shape<2 * S, 256, g, d, 4>{}, shape<4 * S, 128, g, d, 6>{}, shape<2 * S, 128, g, d, 8>{},
+    survey<K>(cols, shape<1 * S, 256, g, d>{}, shape<1 * S, 256, g, st>{},
+              shape<2 * S, 256, g, d>{}, shape<2 * S, 256, g, st>{}, shape<4 * S, 256, g, d>{},
+              shape<4 * S, 256, g, st>{}, shape<1 * S, 512, g, d>{}, shape<1 * S, 512, g, st>{},
+              shape<4 * S, 128, g, st>{}, shape<2 * S, 256, g, d, 4>{},
+              shape<4 * S, 128, g, d, 6>{}, shape<2 * S, 128, g, d, 8>{},
               shape<4 * S, 512, g, st, 2>{});
+}
+
+/// Rows of several whole warps, several rows a block (PIPELINE_SHAPES_WARPS=1; twenty-second
+/// session), 512-8192 columns, beside the tables' rows at each width (the residual block's,
+/// layernorm -> fp8's and attention's, 16-bit), one block a tile and persistent, direct and staged.
+template <pipeline_kind K> void survey_warps() {
+  constexpr bool d = false, st = true, g = false, b = true, n = false;
+  survey<K>(512, shape<4 * S, 128, g, st>{}, shape<2 * S, 256, g, st>{}, shape<4 * S, 256, g, st>{},
+            shape<1 * S, 128, g, d, 1, 1, n, 2>{}, shape<1 * S, 128, g, st, 1, 1, n, 2>{},
+            shape<1 * S, 256, g, d, 1, 1, n, 2>{}, shape<1 * S, 256, g, st, 1, 1, n, 2>{},
+            shape<1 * S, 512, g, st, 1, 1, n, 2>{}, shape<2 * S, 256, g, st, 1, 1, n, 1>{});
+  survey<K>(1024, shape<1 * S, 128, b, d>{}, shape<4 * S, 512, g, st, 2>{},
+            shape<4 * S, 128, g, st>{}, shape<2 * S, 128, g, d, 1, 1, n, 2>{},
+            shape<2 * S, 128, g, st, 1, 1, n, 2>{}, shape<2 * S, 256, g, d, 1, 1, n, 2>{},
+            shape<2 * S, 256, g, st, 1, 1, n, 2>{}, shape<1 * S, 256, g, d, 1, 1, n, 4>{},
+            shape<1 * S, 256, g, st, 1, 1, n, 4>{}, shape<1 * S, 512, g, st, 1, 1, n, 4>{},
+            shape<2 * S, 512, g, st, 1, 1, n, 2>{});
+  survey<K>(2048, shape<2 * S, 128, b, st>{}, shape<1 * S, 256, b, st>{},
+            shape<2 * S, 256, g, d, 1, 1, n, 4>{}, shape<2 * S, 256, g, st, 1, 1, n, 4>{},
+            shape<2 * S, 512, g, st, 1, 1, n, 4>{}, shape<4 * S, 128, g, st, 1, 1, n, 2>{},
+            shape<4 * S, 256, g, st, 1, 1, n, 2>{}, shape<1 * S, 512, g, st, 1, 1, n, 8>{},
+            shape<1 * S, 512, g, d, 1, 1, n, 8>{}, shape<2 * S, 512, g, st, 2, 1, n, 4>{});
+  survey<K>(4096, shape<2 * S, 256, b, st, 3>{}, shape<4 * S, 128, b, st>{},
+            shape<4 * S, 128, b, d, 6>{}, shape<4 * S, 256, g, st, 1, 1, n, 4>{},
+            shape<4 * S, 512, g, st, 1, 1, n, 4>{}, shape<2 * S, 512, g, st, 1, 1, n, 8>{},
+            shape<2 * S, 512, g, d, 1, 1, n, 8>{}, shape<2 * S, 1024, g, st, 1, 1, n, 8>{},
+            shape<4 * S, 512, g, st, 2, 1, n, 4>{});
+  survey<K>(8192, shape<4 * S, 256, b, st, 3>{}, shape<4 * S, 256, b, st>{},
+            shape<4 * S, 512, g, st, 1, 1, n, 8>{}, shape<4 * S, 1024, g, st, 1, 1, n, 8>{},
+            shape<8 * S, 256, g, st, 1, 1, n, 4>{}, shape<2 * S, 1024, g, st, 1, 1, n, 16>{});
 }
 
 /// This part's half. Templates all the way down, so that the other half's kernels are not
 /// instantiated.
 template <bool Survey> void run_half() {
-  if constexpr (Survey && wide_rows && PIPELINE_SHAPES_HELD) {
+  if constexpr (Survey && PIPELINE_SHAPES_WARPS) {
+    survey_warps<pipeline>();
+  } else if constexpr (Survey && wide_rows && PIPELINE_SHAPES_HELD) {
     survey_held<pipeline>();
   } else if constexpr (Survey && wide_rows) {
     survey_wide<pipeline>();

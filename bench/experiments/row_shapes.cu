@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-28) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-29) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -49,8 +49,9 @@ static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_PART > 9 || ROW_SHAPES_ROUND == 
                   ROW_SHAPES_ROUND == 27,
               "the backward parts (6-9) have shapes in rounds 5, 21, 22, 26 and 27 only");
 static_assert(ROW_SHAPES_PART < 11 || ROW_SHAPES_PART > 13 || ROW_SHAPES_ROUND == 7 ||
-                  ROW_SHAPES_ROUND == 23 || ROW_SHAPES_ROUND == 27 || ROW_SHAPES_ROUND == 28,
-              "the norms' backward parts (11-13) have shapes in rounds 7, 23, 27 and 28 only");
+                  ROW_SHAPES_ROUND == 23 || ROW_SHAPES_ROUND == 27 || ROW_SHAPES_ROUND == 28 ||
+                  ROW_SHAPES_ROUND == 29,
+              "the norms' backward parts (11-13) have shapes in rounds 7, 23, 27, 28 and 29 only");
 static_assert(ROW_SHAPES_ROUND != 28 || (ROW_SHAPES_PART >= 11 && ROW_SHAPES_PART <= 13),
               "round 28 has the norms' backward parts (11-13) only");
 static_assert(ROW_SHAPES_ROUND != 27 ||
@@ -101,20 +102,25 @@ int sms = 0;
 
 /// One shape: N-element packs, P packs a thread, B threads, whole-block rows or groups, C blocks
 /// a row, minimum blocks an SM; single 16-bit elements read before any arithmetic (RowFirst) or
-/// in the transform loop; group rows of a compile-time warp (WholeWarp) or a run-time group; an
+/// in the transform loop; group rows of RowWarps whole warps known at compile time (several rows
+/// a block; 0: a run-time group of 1-32 lanes); an
 /// op's per-column operands where Columns places them (tuning::column_placement).
 template <int P, int B, bool Whole, int C = 1, int MinBlocks = 1, bool RowFirst = true,
-          bool WholeWarp = false,
+          int RowWarps = 0,
           rf::tuning::column_placement Columns = rf::tuning::column_placement::per_engine>
 struct shape {};
 
 /// The same shape with its operands placed by Columns.
 template <rf::tuning::column_placement Columns, int P, int B, bool Whole, int C, int MinBlocks,
-          bool RowFirst, bool WholeWarp, rf::tuning::column_placement Any>
-constexpr shape<P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, Columns>
-with_columns(shape<P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, Any>) {
+          bool RowFirst, int RowWarps, rf::tuning::column_placement Any>
+constexpr shape<P, B, Whole, C, MinBlocks, RowFirst, RowWarps, Columns>
+with_columns(shape<P, B, Whole, C, MinBlocks, RowFirst, RowWarps, Any>) {
   return {};
 }
+
+/// Group rows of W whole warps, several a block (round 29), under a cap of MinBlocks.
+template <int P, int B, int W, int MinBlocks = 1>
+using warps = shape<P, B, false, 1, MinBlocks, true, W>;
 
 constexpr auto shared = rf::tuning::column_placement::shared;
 constexpr auto ahead = rf::tuning::column_placement::ahead;
@@ -203,12 +209,12 @@ template <class MakeOp> index_t unit_rows(MakeOp const& make_op, index_t rows, i
 }
 
 template <class T, class MakeOp, bool Staged, int P, int B, bool Whole, int C, int MinBlocks,
-          bool RowFirst, bool WholeWarp, rf::tuning::column_placement Columns>
+          bool RowFirst, int RowWarps, rf::tuning::column_placement Columns>
 void run_one(char const* opname, MakeOp const& make_op, index_t cols, double copy,
              bool persistent) {
   constexpr int N = misaligned ? 1 : 16 / sizeof(T);
   using config = rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks, RowFirst,
-                                             WholeWarp, Columns>;
+                                             RowWarps, Columns>;
   if (Staged && !config::template staged<T>)
     return; // the same kernel as the direct one
   index_t const ld = misaligned ? cols + 1 : cols;
@@ -227,7 +233,7 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
   cudaFuncGetAttributes(&attr, kernel);
   int blocks = 0;
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, B, smem);
-  int group = Whole ? B * C : WholeWarp ? 32 : 1;
+  int group = Whole ? B * C : RowWarps > 0 ? 32 * RowWarps : 1;
   index_t const packs = (cols + N - 1) / N;
   if (!Whole)
     while (group < 32 && index_t(group) * P < packs)
@@ -268,12 +274,15 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
     after_kernel(make_op, rows, cols);
   });
   cudaError_t const err = cudaDeviceSynchronize();
+  char rows_of[8];
+  std::snprintf(rows_of, sizeof rows_of, "warps%d", RowWarps);
   std::printf("%-9s %s %6ld P%-2d B%-4d %s C%-2d min%-2d %s%s%s %s regs %3d spill %4zu occ %2d "
               "grid %6ld ratio %.3f %s\n",
               opname, sizeof(T) == 4 ? "fp32" : "fp16", long(cols), P, B,
-              Whole       ? "block"
-              : WholeWarp ? "warp "
-                          : "group",
+              Whole           ? "block"
+              : RowWarps == 1 ? "warp "
+              : RowWarps > 1  ? rows_of
+                              : "group",
               C, MinBlocks, N == 1 && sizeof(T) < 4 ? (RowFirst ? "first " : "inloop ") : "",
               Columns == rf::tuning::column_placement::shared  ? "shcols "
               : Columns == rf::tuning::column_placement::ahead ? "ahead "
@@ -287,13 +296,13 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
 }
 
 template <class T, class MakeOp, int P, int B, bool Whole, int C, int MinBlocks, bool RowFirst,
-          bool WholeWarp, rf::tuning::column_placement Columns>
+          int RowWarps, rf::tuning::column_placement Columns>
 void run_shape(char const* opname, MakeOp const& make_op, index_t cols, double copy,
-               shape<P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, Columns>) {
+               shape<P, B, Whole, C, MinBlocks, RowFirst, RowWarps, Columns>) {
   for (bool persistent : {false, true}) {
-    run_one<T, MakeOp, false, P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, Columns>(
+    run_one<T, MakeOp, false, P, B, Whole, C, MinBlocks, RowFirst, RowWarps, Columns>(
         opname, make_op, cols, copy, persistent);
-    run_one<T, MakeOp, true, P, B, Whole, C, MinBlocks, RowFirst, WholeWarp, Columns>(
+    run_one<T, MakeOp, true, P, B, Whole, C, MinBlocks, RowFirst, RowWarps, Columns>(
         opname, make_op, cols, copy, persistent);
   }
 }
@@ -642,6 +651,29 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
            shape<4, 512, true, 8, 2>{}, shape<8, 512, true, 4>{}, shape<4, 1024, true, 4>{});
   sweep<T>(opname, op, {262144}, shape<8, 256, true, 16>{}, shape<4, 512, true, 16, 2>{},
            shape<8, 512, true, 8>{}, shape<4, 1024, true, 8>{});
+#elif ROW_SHAPES_ROUND == 29
+  // Round 29 (twenty-second session): rows of several whole warps, several rows a block
+  // (register_shape::row_warps), at 512-8192 16-bit columns, so that a block moves several rows'
+  // bytes where one whole-block row is a 1-4 KB block; beside each width's table rows (softmax's,
+  // layernorm's, rmsnorm's, the norms' backward's) in the same run.
+  static_assert(wide, "round 29 has 16-bit shapes only");
+  sweep<T>(opname, op, {512}, shape<2, 256, false, 1, 4>{}, shape<2, 256, false, 1, 5>{},
+           shape<1, 256, false, 1, 4>{}, warps<1, 128, 2>{}, warps<1, 256, 2>{}, warps<1, 512, 2>{},
+           warps<1, 256, 2, 4>{}, warps<1, 512, 2, 2>{});
+  sweep<T>(opname, op, {1024}, shape<4, 128, false, 1, 6>{}, shape<4, 256, false, 1, 3>{},
+           shape<1, 128, true, 1, 8>{}, warps<2, 128, 2>{}, warps<2, 256, 2>{}, warps<2, 512, 2>{},
+           warps<1, 256, 4>{}, warps<1, 512, 4>{}, warps<2, 256, 2, 3>{}, warps<1, 512, 4, 2>{});
+  sweep<T>(opname, op, {2048}, shape<8, 128, false, 1, 2>{}, shape<2, 128, true>{},
+           shape<1, 256, true, 1, 4>{}, warps<4, 128, 2>{}, warps<4, 256, 2>{}, warps<2, 256, 4>{},
+           warps<2, 512, 4>{}, warps<1, 512, 8>{}, warps<1, 1024, 8>{}, warps<4, 256, 2, 3>{},
+           warps<2, 512, 4, 2>{});
+  sweep<T>(opname, op, {4096}, shape<2, 256, true, 1, 3>{}, shape<4, 128, true, 1, 6>{},
+           shape<1, 512, true, 1, 2>{}, warps<4, 256, 4>{}, warps<4, 512, 4>{}, warps<2, 512, 8>{},
+           warps<2, 1024, 8>{}, warps<1, 1024, 16>{}, warps<4, 512, 4, 2>{},
+           warps<2, 1024, 8, 1>{});
+  sweep<T>(opname, op, {8192}, shape<4, 256, true, 1, 3>{}, shape<1, 1024, true, 1, 1>{},
+           warps<4, 512, 8>{}, warps<4, 1024, 8>{}, warps<8, 256, 4>{}, warps<8, 512, 4>{},
+           warps<2, 1024, 16>{}, warps<4, 512, 8, 2>{});
 #elif ROW_SHAPES_ROUND == 20
   // Round 20: layernorm 16-bit's 65536-column table row alone, for a profiler run.
   sweep<T>(opname, op, {65536}, with_columns<ahead>(shape<4, 512, true, 4, 2>{}));
@@ -979,9 +1011,9 @@ int main() {
   fill<<<256, 256>>>(rstd_data, elems / 256, 0.42f, 0.45f);
   fill<<<256, 256>>>(static_cast<T*>(gamma_data), 262144, 0.5f, 1.5f);
   fill<<<256, 256>>>(static_cast<T*>(beta_data), 262144, -0.5f, 0.5f);
-  // Partials of about 2^19, 2^20 and 2^21 floats a gradient; round 27: the library's rule;
+  // Partials of about 2^19, 2^20 and 2^21 floats a gradient; rounds 27 and 29: the library's rule;
   // round 28: the library's rule and partials of 2^21 and 2^22 floats.
-  for (int target_log2 : ROW_SHAPES_ROUND == 27   ? std::vector<int>{0}
+  for (int target_log2 : ROW_SHAPES_ROUND == 27 || ROW_SHAPES_ROUND == 29 ? std::vector<int>{0}
                          : ROW_SHAPES_ROUND == 28 ? std::vector<int>{0, 21, 22}
                                                   : std::vector<int>{19, 20, 21}) {
     char name[32];

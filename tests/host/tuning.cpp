@@ -96,7 +96,10 @@ TEST_CASE("every table lists one engine's rows in order of width, each able to h
           CHECK(s.max_cols >= previous);
           CHECK(rf::tuning::capacity(s, key.pack) >= s.max_cols);
           CHECK(s.block_threads % 32 == 0);
-          CHECK(!(s.whole_warp && s.whole_block)); // a whole warp is a group row's
+          CHECK(!(s.row_warps > 0 && s.whole_block)); // whole warps a row: a group row's
+          CHECK((s.row_warps & (s.row_warps - 1)) == 0);
+          if (s.row_warps > 0)
+            CHECK(s.block_threads % (32 * s.row_warps) == 0);
           previous = s.max_cols;
         }
       }
@@ -328,6 +331,6 @@ TEST_CASE("single 16-bit elements from 257 to 1024 columns: a warp a row, its 32
         rf::detail::choose_plan("softmax", 4096, 300, 1, rf::engine_kind::warp_rows, h100, shapes);
     CHECK(forced.engine == rf::engine_kind::warp_rows);
     CHECK(forced.group == 32);
-    CHECK(shapes[std::size_t(forced.shape)].whole_warp);
+    CHECK(shapes[std::size_t(forced.shape)].row_warps == 1);
   }
 }

@@ -124,7 +124,7 @@ template <auto const& Table, std::size_t I, int N> struct register_kernel_config
   static constexpr tuning::register_shape shape = Table[I];
   using type = register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
                                shape.cluster_blocks, shape.min_blocks_per_sm, shape.reads_row_first,
-                               shape.whole_warp, shape.columns, shape.stages_operands>;
+                               shape.row_warps, shape.columns, shape.stages_operands>;
 };
 
 /// Launches `kernel` with clusters of `cluster_blocks` (1: a plain launch) for the completed plan.

@@ -8,25 +8,27 @@
 namespace rowfuse::detail {
 
 /// One register-engine kernel's shape. `WholeBlock`: the row spans the block (and the cluster);
-/// otherwise a group of 1-32 lanes. `Staged`: the input's packs travel by cp.async into shared
-/// memory (no registers held while in flight; the next row's while the current one is reduced
-/// when a block loops), and the load chain runs on the staged values; packs of 4, 8 or 16 bytes
-/// only (for others the flag is ignored). `MinBlocksPerSM` caps registers a thread at
-/// 64K / (threads x it), as __launch_bounds__ does. `ReadsRowFirst`: single elements narrower
-/// than a float are all read before any arithmetic (tuning::register_shape::reads_row_first).
-/// `WholeWarp`: group rows of 32 lanes, known at compile time (tuning::register_shape::whole_warp).
-/// `Columns`: where an op's per-column operands wait for their use
-/// (tuning::register_shape::columns). `StagesOperands`: a load chain's operand streams are staged
-/// beside the input (tuning::register_shape::stages_operands).
+/// otherwise a group of lanes, several rows a block: 1-32 lanes, a power of two chosen at run
+/// time, or `RowWarps` whole warps known at compile time (tuning::register_shape::row_warps).
+/// `Staged`: the input's packs travel by cp.async into shared memory (no registers held while in
+/// flight; the next row's while the current one is reduced when a block loops), and the load chain
+/// runs on the staged values; packs of 4, 8 or 16 bytes only (for others the flag is ignored).
+/// `MinBlocksPerSM` caps registers a thread at 64K / (threads x it), as __launch_bounds__ does.
+/// `ReadsRowFirst`: single elements narrower than a float are all read before any arithmetic
+/// (tuning::register_shape::reads_row_first). `Columns`: where an op's per-column operands wait for
+/// their use (tuning::register_shape::columns). `StagesOperands`: a load chain's operand streams
+/// are staged beside the input (tuning::register_shape::stages_operands).
 template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false,
           int ClusterBlocks = 1, int MinBlocksPerSM = 1, bool ReadsRowFirst = true,
-          bool WholeWarp = false,
-          tuning::column_placement Columns = tuning::column_placement::per_engine,
+          int RowWarps = 0, tuning::column_placement Columns = tuning::column_placement::per_engine,
           bool StagesOperands = false>
 struct register_config {
   static_assert(ClusterBlocks == 1 || WholeBlock, "a cluster holds whole-block rows");
-  static_assert(!(WholeWarp && WholeBlock), "a whole warp is a group row's shape");
+  static_assert(RowWarps == 0 || !WholeBlock, "whole warps a row are a group row's shape");
   static_assert(BlockThreads % 32 == 0, "a block holds whole warps");
+  static_assert(RowWarps >= 0 && (RowWarps & (RowWarps - 1)) == 0 &&
+                    BlockThreads % (32 * (RowWarps > 0 ? RowWarps : 1)) == 0,
+                "a row of whole warps takes a power of two of them, and a block whole rows");
   static_assert(ClusterBlocks >= 1 && ClusterBlocks <= 16 &&
                     (ClusterBlocks & (ClusterBlocks - 1)) == 0,
                 "a cluster has 1, 2, 4, 8 or 16 blocks");
@@ -37,7 +39,7 @@ struct register_config {
   static constexpr int cluster_blocks = ClusterBlocks;
   static constexpr int min_blocks_per_sm = MinBlocksPerSM;
   static constexpr bool reads_row_first = ReadsRowFirst;
-  static constexpr bool whole_warp = WholeWarp;
+  static constexpr int row_warps = RowWarps;
   static constexpr bool columns_in_shared = Columns == tuning::column_placement::shared;
   /// The row read back from its staging slot at each phase and at the finish, the operands held
   /// with it, where the kernel can (engine::rereads_staged_row); read ahead elsewhere.

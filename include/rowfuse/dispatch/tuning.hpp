@@ -46,11 +46,15 @@ inline constexpr int columns_ahead_packs = 2;
 ///  - reads_row_first: single elements narrower than a float (the 16-bit single-element tables)
 ///    are all read before any arithmetic; otherwise each is read in the transform loop
 ///    (engine/register_engine.cuh's inputs_first). Ignored for packs and fp32;
-///  - whole_warp: group rows of exactly one warp, the 32 lanes a compile-time constant, whatever
-///    the width (narrower rows leave lanes idle); otherwise the plan's power of two at run time.
-///    With a run-time group every access recomputes its address from the group (16-20
+///  - row_warps: group rows of exactly that many whole warps (a power of two), the group a
+///    compile-time constant whatever the width (narrower rows leave lanes idle), block_threads /
+///    (32 x row_warps) rows a block; 0: a group of 1-32 lanes, the plan's power of two at run
+///    time. With a run-time group every access recomputes its address from the group (16-20
 ///    instructions and a branch an element); with 32 known it is [base + immediate] (single
-///    16-bit elements at 1000 columns, a warp of 32 a lane: 0.27 -> 0.86, thirteenth session);
+///    16-bit elements at 1000 columns, a warp of 32 a lane: 0.27 -> 0.86, thirteenth session).
+///    Rows of two or more warps reduce across them through shared memory, one barrier a
+///    reduction for the block's rows together, so that a block moves several rows' bytes where
+///    one whole-block row would be too small a block;
 ///  - columns: where an op's per-column operands (the norms' gamma and beta) wait between their
 ///    loads and their use (column_placement). Ignored where a thread holds few values
 ///    (kept_column_values), which keeps them in registers across rows;
@@ -69,7 +73,7 @@ struct register_shape {
   bool persistent;
   int min_blocks_per_sm;
   bool reads_row_first = true;
-  bool whole_warp = false;
+  int row_warps = 0;
   column_placement columns = column_placement::per_engine;
   bool stages_operands = false;
 
@@ -78,7 +82,10 @@ struct register_shape {
 
 /// Columns one shape can hold at `pack` elements a pack.
 constexpr index_t capacity(register_shape const& s, int pack) {
-  return index_t(s.whole_block ? s.block_threads * s.cluster_blocks : 32) * s.packs * pack;
+  index_t const group = s.whole_block     ? s.block_threads * s.cluster_blocks
+                        : s.row_warps > 0 ? 32 * s.row_warps
+                                          : 32;
+  return group * s.packs * pack;
 }
 
 /// `base` with some of its rows replaced: each row of `replacing` takes the place of the one row
@@ -196,8 +203,10 @@ inline constexpr auto log_softmax_16bit = replace_rows(
 /// widths (warp rows to 2048 columns, block rows to 16384, cluster rows to 262144), so that an
 /// engine forced by softmax's table also runs here.
 inline constexpr register_shape attention_16bit[] = {
-    {512, 2, 256, false, 1, true, false, 1},  // 0.75-0.78 at 128-512 ([0.72-0.74])
-    {1024, 4, 128, false, 1, true, false, 6}, // softmax's ([0.79]; 4 x 512 staged: 0.78)
+    {512, 2, 256, false, 1, true, false, 1}, // 0.75-0.78 at 128-512 ([0.72-0.74])
+    // Rows of 2 warps, 4 a block: pipeline_shapes.cu's survey_warps 0.852 (fp16); the planned call
+    // 0.799 / 0.784 -> 0.855 / 0.850 (fp16 / bf16) against softmax's 4 x 128 row before it.
+    {1024, 2, 128, false, 1, true, false, 1, true, 2},
     // softmax's 2048-column warp row, for forced plans only (the automatic plan takes the block
     // row below from 1025 columns).
     {1024, 8, 128, false, 1, true, false, 2},
@@ -216,9 +225,11 @@ inline constexpr register_shape attention_16bit[] = {
 
 /// RMSNorm over 16-bit inputs.
 inline constexpr register_shape rmsnorm_16bit[] = {
-    {512, 2, 256, false, 1, false, false, 5},   // r8 1.003-1.008 (r4's persistent row: 0.94-0.95)
-    {1024, 4, 256, false, 1, false, false, 3},  // r4 0.996 (persistent staged: 0.91)
-    {2048, 2, 128, true, 1, false, true, 1},    // r4 0.937
+    {512, 2, 256, false, 1, false, false, 5},  // r8 1.003-1.008 (r4's persistent row: 0.94-0.95)
+    {1024, 4, 256, false, 1, false, false, 3}, // r4 0.996 (persistent staged: 0.91)
+    // Rows of 2 warps, 2 a block: r29 0.997 / 0.999 (fp16 / bf16; the block row before, r4's 2 x
+    // 128 persistent: 0.937 / 0.944 in the same run).
+    {2048, 4, 256, false, 1, false, false, 3, true, 2},
     {4096, 4, 128, true, 1, false, false, 1},   // r4 0.994 (2 x 256 staged persistent: 0.87)
     {8192, 4, 256, true, 1, false, false, 3},   // r4 0.995
     {16384, 4, 512, true, 1, false, false, 2},  // r4 0.991
@@ -255,7 +266,7 @@ inline constexpr register_shape layernorm_16bit_past_4096[] = {
 inline constexpr register_shape layernorm_16bit_clusters[] = {
     {65536, 4, 256, true, 8, false, true, 2},  // survey 0.582 / 0.678
     {131072, 4, 512, true, 8, false, true, 1}, // survey 0.546 / 0.636
-    {262144, 8, 256, true, 16, true, false, 2, true, false,
+    {262144, 8, 256, true, 16, true, false, 2, true, 0,
      column_placement::ahead}, // r18 0.668 / 0.654 (4 x 512 in 16: 0.691 / 0.627)
 };
 
@@ -266,11 +277,11 @@ inline constexpr register_shape layernorm_16bit_clusters[] = {
 /// 0.73 / 0.73). The rows they replace (layernorm_16bit_clusters) ran 0.81 / 0.81, 0.76 / 0.74 and
 /// 0.63-0.66 / 0.63-0.66 in the same runs.
 inline constexpr register_shape layernorm_16bit_held_clusters[] = {
-    {65536, 4, 1024, true, 2, true, true, 1, true, false,
+    {65536, 4, 1024, true, 2, true, true, 1, true, 0,
      column_placement::held}, // r24 0.933-0.935 / 0.913-0.920
-    {131072, 8, 512, true, 4, true, true, 1, true, false,
+    {131072, 8, 512, true, 4, true, true, 1, true, 0,
      column_placement::held}, // r24 0.880-0.884 / 0.836-0.837 (4 x 512 in 8: 0.84 / 0.83)
-    {262144, 8, 256, true, 16, true, true, 2, true, false,
+    {262144, 8, 256, true, 16, true, true, 2, true, 0,
      column_placement::held}, // r24 0.880-0.883 / 0.873-0.874
 };
 
@@ -281,9 +292,11 @@ inline constexpr auto layernorm_16bit = join_rows(
         {
             {64, 2, 256, false, 1, false, true, 4},    // r8 0.925-0.929 (4 x 128: 0.37-0.72)
             {1024, 4, 128, false, 1, false, false, 6}, // r8 0.950-0.961 at 128-512, r4 0.921
-            {2048, 2, 128, true, 1, true, true, 1},    // r4 0.942
-            {4096, 4, 128, true, 1, false, false, 6},  // r9 0.994 (r4's 2 x 256 staged
-                                                       //   persistent: 0.922)
+            // Rows of 2 warps, 2 a block: r29 0.990 / 0.984 (fp16 / bf16; r4's block row before:
+            // 0.945 / 0.940 in the same run).
+            {2048, 4, 256, false, 1, false, false, 3, true, 2},
+            {4096, 4, 128, true, 1, false, false, 6}, // r9 0.994 (r4's 2 x 256 staged
+                                                      //   persistent: 0.922)
         },
         layernorm_16bit_past_4096),
     layernorm_16bit_held_clusters);
@@ -299,12 +312,12 @@ inline constexpr auto layernorm_16bit = join_rows(
 inline constexpr register_shape layernorm_chain_16bit_to_4096[] = {
     {64, 1, 512, false, 1, false, true, 1},  // n 0.806-0.814 / 0.775-0.781
     {256, 1, 512, false, 1, false, true, 1}, // s 0.792-0.807 / 0.756-0.771
-    {512, 4, 128, false, 1, true, false, 1, true, false, column_placement::per_engine,
+    {512, 4, 128, false, 1, true, false, 1, true, 0, column_placement::per_engine,
      true}, // o 0.814-0.815 ([0.790]); residual_tee 0.901 ([0.855])
     {1024, 1, 128, true, 1, false, false, 1}, // s 0.819 / 0.799
-    {2048, 2, 128, true, 1, true, true, 1, true, false, column_placement::per_engine,
+    {2048, 2, 128, true, 1, true, true, 1, true, 0, column_placement::per_engine,
      true}, // o 0.842 ([0.799-0.803])
-    {4096, 2, 256, true, 1, true, true, 3, true, false, column_placement::per_engine,
+    {4096, 2, 256, true, 1, true, true, 3, true, 0, column_placement::per_engine,
      true}, // o 0.842-0.846 ([0.826-0.827])
 };
 
@@ -314,7 +327,7 @@ inline constexpr register_shape layernorm_chain_16bit_to_4096[] = {
 /// lost: 0.859 -> 0.834, 0.701 -> 0.649); at 32768 layernorm_16bit's row.
 inline constexpr register_shape layernorm_chain_16bit_to_32768[] = {
     {8192, 4, 256, true, 1, true, true, 3}, // 0.858 / 0.835
-    {16384, 4, 512, true, 1, true, true, 1, true, false, column_placement::per_engine,
+    {16384, 4, 512, true, 1, true, true, 1, true, 0, column_placement::per_engine,
      true},                                   // o 0.785 ([0.758-0.762]; 0.764 / 0.747)
     {32768, 4, 1024, true, 1, true, true, 1}, // r4 0.861 (the op alone)
 };
@@ -345,10 +358,10 @@ inline constexpr auto layernorm_tee_chain_16bit = join_rows(
                   layernorm_chain_16bit_to_32768[0],
                   {16384, 4, 512, true, 1, true, true, 1},  // 0.853 (residual staged: 0.853)
                   {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
-                  {32768, 4, 512, true, 2, true, true, 1, true, false, column_placement::held,
+                  {32768, 4, 512, true, 2, true, true, 1, true, 0, column_placement::held,
                    true}, // 0.852 ([0.750])
               }),
-    replace_rows(layernorm_16bit_clusters, {{65536, 4, 512, true, 4, true, true, 1, true, false,
+    replace_rows(layernorm_16bit_clusters, {{65536, 4, 512, true, 4, true, true, 1, true, 0,
                                              column_placement::held, true}})); // 0.779 ([0.676])
 
 /// LayerNorm over 16-bit inputs under a store chain alone (a scaled cast to fp8 with amax), packs
@@ -423,7 +436,7 @@ inline constexpr register_shape rmsnorm_32bit[] = {
     // gamma in shared memory, so that a cap of two blocks does not spill (r15, fifteenth session:
     // 0.951; the same shape with gamma in registers: 0.817, 56 bytes spilled; r6's uncapped row:
     // 0.849, one block an SM)
-    {262144, 8, 512, true, 16, false, false, 2, true, false, column_placement::shared},
+    {262144, 8, 512, true, 16, false, false, 2, true, 0, column_placement::shared},
 };
 
 /// LayerNorm's fp32 rows past 512 columns, the op alone and under a chain.
@@ -450,9 +463,9 @@ inline constexpr auto layernorm_32bit = replace_rows(
         },
         layernorm_32bit_past_512),
     {
-        {131072, 8, 512, true, 8, false, false, 2, true, false,
+        {131072, 8, 512, true, 8, false, false, 2, true, 0,
          column_placement::ahead}, // r18 0.924 (the chain's 8 x 256 in 16: 0.836)
-        {262144, 8, 512, true, 16, false, false, 2, true, false,
+        {262144, 8, 512, true, 16, false, false, 2, true, 0,
          column_placement::ahead}, // r18 0.850 (the chain's staged row: 0.698)
     });
 
@@ -470,14 +483,11 @@ inline constexpr register_shape layernorm_store_chain_32bit[] = {
     {4096, 8, 128, true, 1, false, false, 6}, // 0.939 ([0.813])
     {8192, 4, 512, true, 1, true, true, 1},   // 0.917 ([0.843])
     {16384, 8, 512, true, 1, true, true, 1},  // 0.813 ([0.746])
-    {32768, 4, 1024, true, 2, true, true, 1, true, false,
+    {32768, 4, 1024, true, 2, true, true, 1, true, 0,
      column_placement::held}, // h 0.918 ([0.738-0.745])
-    {65536, 4, 1024, true, 4, true, true, 1, true, false,
-     column_placement::held}, // h 0.874 ([0.643])
-    {131072, 8, 256, true, 16, true, true, 1, true, false,
-     column_placement::held}, // h 0.771 ([0.495])
-    {262144, 8, 512, true, 16, true, true, 1, true, false,
-     column_placement::held}, // h 0.488 ([0.459])
+    {65536, 4, 1024, true, 4, true, true, 1, true, 0, column_placement::held},  // h 0.874 ([0.643])
+    {131072, 8, 256, true, 16, true, true, 1, true, 0, column_placement::held}, // h 0.771 ([0.495])
+    {262144, 8, 512, true, 16, true, true, 1, true, 0, column_placement::held}, // h 0.488 ([0.459])
 };
 
 // The residual block over fp32 (twenty-first session, fp32 parts of pipeline_shapes.cu, its survey
@@ -488,14 +498,14 @@ inline constexpr register_shape layernorm_store_chain_32bit[] = {
 
 /// LayerNorm over fp32 inputs under a load chain (the residual block without its tee).
 inline constexpr register_shape layernorm_chain_32bit[] = {
-    {256, 2, 512, false, 1, true, true, 1, true, false, column_placement::per_engine,
+    {256, 2, 512, false, 1, true, true, 1, true, 0, column_placement::per_engine,
      true}, // o 0.956-0.961 ([0.872-0.885])
-    {512, 4, 512, false, 1, true, true, 1, true, false, column_placement::per_engine,
+    {512, 4, 512, false, 1, true, true, 1, true, 0, column_placement::per_engine,
      true},                                   // o 0.928 ([0.818])
     {1024, 2, 128, true, 1, false, false, 1}, // 0.941-0.942 (staged persistent: 0.946)
     {2048, 2, 256, true, 1, true, true, 1},   // 0.928 ([0.852])
     {4096, 2, 512, true, 1, true, true, 2},   // 0.948 ([0.805])
-    {8192, 2, 1024, true, 1, true, true, 1, true, false, column_placement::per_engine,
+    {8192, 2, 1024, true, 1, true, true, 1, true, 0, column_placement::per_engine,
      true},                                     // o 0.929 ([0.627])
     {16384, 8, 512, true, 1, true, true, 1},    // 0.847 ([0.643])
     {32768, 8, 256, true, 4, true, true, 1},    // 0.658 ([0.539])
@@ -510,21 +520,21 @@ inline constexpr register_shape layernorm_chain_32bit[] = {
 /// before (the held survey lost there: 0.44-0.46; the survey of the other shapes did not run for
 /// the tee).
 inline constexpr register_shape layernorm_tee_chain_32bit[] = {
-    {256, 2, 512, false, 1, true, false, 2, true, false, column_placement::per_engine,
+    {256, 2, 512, false, 1, true, false, 2, true, 0, column_placement::per_engine,
      true}, // o 0.990-0.992 ([0.930-0.940])
-    {512, 4, 256, false, 1, true, false, 1, true, false, column_placement::per_engine,
+    {512, 4, 256, false, 1, true, false, 1, true, 0, column_placement::per_engine,
      true}, // o 0.986 ([0.870])
-    {1024, 2, 128, true, 1, true, false, 1, true, false, column_placement::per_engine,
+    {1024, 2, 128, true, 1, true, false, 1, true, 0, column_placement::per_engine,
      true}, // o 0.971 ([0.961])
-    {2048, 4, 128, true, 1, true, false, 1, true, false, column_placement::per_engine,
+    {2048, 4, 128, true, 1, true, false, 1, true, 0, column_placement::per_engine,
      true}, // o 0.989 ([0.923])
-    {4096, 2, 512, true, 1, true, false, 2, true, false, column_placement::per_engine,
+    {4096, 2, 512, true, 1, true, false, 2, true, 0, column_placement::per_engine,
      true},                                  // o 1.003 ([0.855])
     {8192, 4, 512, true, 1, true, true, 1},  // 0.964 ([0.608])
     {16384, 8, 512, true, 1, true, true, 1}, // 0.887 ([0.685])
-    {32768, 4, 1024, true, 2, true, true, 1, true, false, column_placement::held,
+    {32768, 4, 1024, true, 2, true, true, 1, true, 0, column_placement::held,
      true}, // 0.783, spills 48 bytes ([0.641])
-    {65536, 4, 1024, true, 4, true, true, 1, true, false, column_placement::held,
+    {65536, 4, 1024, true, 4, true, true, 1, true, 0, column_placement::held,
      true},                                      // 0.736, spills 48 bytes ([0.592])
     {131072, 8, 256, true, 16, false, false, 2}, // [0.535]
     {262144, 8, 512, true, 16, true, false, 1},  // [0.493]
@@ -536,7 +546,7 @@ inline constexpr register_shape layernorm_tee_chain_32bit[] = {
 // elements a thread, read in the transform loop (engine/register_engine.cuh's inputs_first).
 // Rows up to 256 columns were not surveyed. 2-byte elements cannot be staged (cp.async moves 4
 // bytes or more). What the rounds show:
-//  - group rows need their group at compile time (register_shape::whole_warp): a warp of 32 a
+//  - group rows need their group at compile time (register_shape::row_warps): a warp of 32 a
 //    lane at 1000 columns ran at 0.27 with a run-time group, 0.86-0.90 with 32 known;
 //  - a row runs near its best only where most of its threads hold all 32 values (the ops' loops
 //    then run unguarded): softmax at 4097 columns 0.62 on 32 x 256 (16-17 values a thread),
@@ -552,7 +562,7 @@ inline constexpr register_shape scalar_light_16bit[] = {
     {256, 8, 128, false, 1, false, true, 1},
     // r12 at 520 / 1000: 0.66 / 0.90, 0.52 / 0.80 (round 3's 4 x 256 block rows: 0.35 / 0.65,
     // 0.32 / 0.58)
-    {1024, 32, 128, false, 1, false, false, 8, false, true},
+    {1024, 32, 128, false, 1, false, false, 8, false, 1},
     {2048, 32, 64, true, 1, false, false, 1, false},   // r11 0.812 / 0.62 at 2047
     {3072, 32, 96, true, 1, false, false, 8, false},   // r13 0.80-0.89 / 0.71-0.83
     {4096, 32, 128, true, 1, false, false, 8, false},  // r13 0.81-0.94 / 0.69-0.90
@@ -578,7 +588,7 @@ inline constexpr auto scalar_log_softmax_16bit =
 inline constexpr register_shape scalar_pipeline_narrow_16bit[] = {
     {32, 1, 128, false, 1, false, true, 1},
     {256, 8, 128, false, 1, false, true, 1},
-    {256, 32, 128, false, 1, false, false, 8, false, true},
+    {256, 32, 128, false, 1, false, false, 8, false, 1},
 };
 
 /// The attention pipeline over single 16-bit elements: round 3's softmax rows, read first.
@@ -598,7 +608,7 @@ inline constexpr register_shape scalar_heavy_16bit[] = {
     {256, 8, 128, false, 1, false, true, 1},
     // r12 at 520 / 1000: 0.49 / 0.62, 0.68 / 0.77 (round 3's 16 x 64 block rows: 0.37 / 0.60,
     // 0.26 / 0.34)
-    {1024, 32, 128, false, 1, false, false, 8, false, true},
+    {1024, 32, 128, false, 1, false, false, 8, false, 1},
     {2048, 16, 128, true, 1, false, true, 1},          // r12 0.584 / 0.45 at 2047
     {3072, 32, 96, true, 1, false, false, 10, false},  // r13 0.47-0.52 / 0.71-0.79
     {4096, 32, 128, true, 1, false, false, 8, false},  // r13 0.48-0.57 / 0.69-0.82

@@ -27,19 +27,21 @@ template <class T, class Merge> __device__ T allreduce_in_group(T value, int gro
   return value;
 }
 
-/// Merges `value` across a block with `merge` and gives every thread the total, with one
-/// barrier: each warp reduces by shuffles, its lane 0 posts the warp's total, and after the
-/// barrier every thread folds the posted totals in warp order (so all get bit-identical
-/// results). The posts alternate between two buffers (`buffer`, flipped by the caller on each
-/// call with the same storage): a fast warp's next post cannot overwrite a total a slow warp
-/// has yet to read, because both are separated by the barrier of the call in between.
-/// One barrier a call, where a CUB BlockReduce followed by a broadcast takes three: the
-/// two-phase ops reduce twice a row.
-template <class T, int BlockThreads> struct block_allreduce {
+/// Merges `value` across each run of `RowWarps` consecutive warps of a block (the block's rows
+/// of that many warps; by default the whole block) with `merge` and gives every thread its run's
+/// total, with one barrier for the block: each warp reduces by shuffles, its lane 0 posts the
+/// warp's total, and after the barrier every thread folds its run's posted totals in warp order
+/// (so all get bit-identical results). The posts alternate between two buffers (`buffer`,
+/// flipped by the caller on each call with the same storage): a fast warp's next post cannot
+/// overwrite a total a slow warp has yet to read, because both are separated by the barrier of
+/// the call in between. One barrier a call, where a CUB BlockReduce followed by a broadcast
+/// takes three: the two-phase ops reduce twice a row.
+template <class T, int BlockThreads> struct posted_warp_totals { T posted[2][BlockThreads / 32]; };
+template <class T, int BlockThreads, int RowWarps = BlockThreads / 32> struct block_allreduce {
   static constexpr int warps = BlockThreads / 32;
-  struct TempStorage {
-    T posted[2][warps];
-  };
+  static_assert(warps % RowWarps == 0, "a block holds whole runs of warps");
+  /// The same for every RowWarps: a block's rows of any width share one storage.
+  using TempStorage = posted_warp_totals<T, BlockThreads>;
 
   TempStorage& storage;
   int buffer;
@@ -49,10 +51,11 @@ template <class T, int BlockThreads> struct block_allreduce {
     if ((threadIdx.x & 31) == 0)
       storage.posted[buffer][threadIdx.x / 32] = value;
     __syncthreads();
-    T total = storage.posted[buffer][0];
+    unsigned const first = RowWarps == warps ? 0u : threadIdx.x / 32 / RowWarps * RowWarps;
+    T total = storage.posted[buffer][first];
     ROWFUSE_UNROLL
-    for (int w = 1; w < warps; ++w)
-      total = merge(total, storage.posted[buffer][w]);
+    for (int w = 1; w < RowWarps; ++w)
+      total = merge(total, storage.posted[buffer][first + w]);
     return total;
   }
 };

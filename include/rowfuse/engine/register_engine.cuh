@@ -2,8 +2,8 @@
 // reduced, and written once. One kernel template covers every width up to 2^19 columns through
 // three numbers:
 //
-//  - threads per row: a group of 1-32 lanes (a run-time power of two, or a whole warp known at
-//    compile time; several rows per warp and block), or the whole block;
+//  - threads per row: a group of 1-32 lanes (a run-time power of two; several rows a warp), a
+//    compile-time number of whole warps (several rows a block), or the whole block;
 //  - packs per thread: how many N-element pieces of the row each thread holds;
 //  - blocks per row: 1, or a thread-block cluster of 2-16 blocks (sm_90+), each holding a slice
 //    of the row in its registers; the blocks exchange their partial statistics once per
@@ -38,8 +38,8 @@ namespace rowfuse::engine {
 /// of the tuning table):
 ///  - `pack`, `packs`: elements a pack, packs a thread;
 ///  - `block_threads`, `whole_block` (the row spans the block and cluster; otherwise a group of
-///    1-32 lanes, 32 at compile time with `whole_warp`), `cluster_blocks` (1, or 2-16 with
-///    whole_block), `min_blocks_per_sm`
+///    1-32 lanes, or `row_warps` whole warps known at compile time), `cluster_blocks` (1, or 2-16
+///    with whole_block), `min_blocks_per_sm`
 ///    (__launch_bounds__' register cap);
 ///  - `staged<T>`, `staging_slots(bytes)` (1 or 2), `staging_bytes(bytes)`: whether inputs of T
 ///    travel by cp.async through shared memory, in how many slots of `packs x block_threads`
@@ -231,7 +231,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     }
     cluster_exchange_start();
   }
-  int const group = Config::whole_block ? B * C : Config::whole_warp ? 32 : 1 << group_log2;
+  constexpr int row_warps = Config::row_warps;
+  int const group = Config::whole_block ? B * C : row_warps > 0 ? 32 * row_warps : 1 << group_log2;
   int const lane =
       Config::whole_block ? rank * B + int(threadIdx.x) : int(threadIdx.x) & (group - 1);
   int const rows_per_block = Config::whole_block ? 1 : B / group;
@@ -264,14 +265,18 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       valid_packs = p + 1;
   auto const col_of = [&](int p) { return (index_t(p) * group + lane) * N; };
 
-  // Group rows reduce by shuffles in the group, whole-block rows across the block, cluster rows
-  // across every warp of the cluster. Each reduction has its own storage; `buffer` alternates
-  // the posts from row to row (see block_allreduce), and `step` numbers a cluster's rounds.
+  // Group rows reduce by shuffles in the group, rows of several warps through shared memory
+  // across them (every row of the block at one barrier), whole-block rows across the block,
+  // cluster rows across every warp of the cluster. Each reduction has its own storage; `buffer`
+  // alternates the posts from row to row (see block_allreduce), and `step` numbers a cluster's
+  // rounds.
   int buffer = 0;
   index_t step = 0;
   auto const reduce = [&](auto value, auto merge, auto& storage) {
     using T = decltype(value);
-    if constexpr (!Config::whole_block)
+    if constexpr (!Config::whole_block && row_warps > 1)
+      return block_allreduce<T, B, row_warps>{storage, buffer}(value, merge);
+    else if constexpr (!Config::whole_block)
       return allreduce_in_group(value, group, merge);
     else if constexpr (C == 1)
       return block_allreduce<T, B>{storage, buffer}(value, merge);
