@@ -655,8 +655,23 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
   // Round 29 (twenty-second session): rows of several whole warps, several rows a block
   // (register_shape::row_warps), at 512-8192 16-bit columns, so that a block moves several rows'
   // bytes where one whole-block row is a 1-4 KB block; beside each width's table rows (softmax's,
-  // layernorm's, rmsnorm's, the norms' backward's) in the same run.
-  static_assert(wide, "round 29 has 16-bit shapes only");
+  // layernorm's, rmsnorm's, the norms' backward's) in the same run. fp32 (packs of 4): 512-4096
+  // columns, the same way.
+  if constexpr (!wide) {
+    sweep<T>(opname, op, {512}, shape<4, 128, false>{}, shape<4, 256, false, 1, 1, true, 0>{},
+             warps<2, 128, 2>{}, warps<2, 256, 2>{}, warps<1, 256, 4>{}, warps<1, 512, 4>{},
+             warps<2, 256, 2, 3>{});
+    sweep<T>(opname, op, {1024}, shape<2, 128, true>{}, shape<1, 256, true, 1, 4>{},
+             warps<4, 128, 2>{}, warps<4, 256, 2>{}, warps<2, 256, 4>{}, warps<2, 512, 4>{},
+             warps<1, 512, 8>{}, warps<4, 256, 2, 3>{}, warps<2, 512, 4, 2>{});
+    sweep<T>(opname, op, {2048}, shape<2, 256, true>{}, shape<1, 512, true, 1, 2>{},
+             warps<4, 256, 4>{}, warps<4, 512, 4>{}, warps<2, 512, 8>{}, warps<2, 1024, 8>{},
+             warps<8, 256, 2>{}, warps<4, 512, 4, 2>{}, warps<4, 256, 4, 3>{});
+    sweep<T>(opname, op, {4096}, shape<4, 256, true, 1, 3>{}, shape<1, 1024, true>{},
+             warps<4, 512, 8>{}, warps<4, 1024, 8>{}, warps<8, 256, 4>{}, warps<8, 512, 4>{},
+             warps<2, 1024, 16>{}, warps<4, 512, 8, 2>{});
+    return;
+  }
   sweep<T>(opname, op, {512}, shape<2, 256, false, 1, 4>{}, shape<2, 256, false, 1, 5>{},
            shape<1, 256, false, 1, 4>{}, warps<1, 128, 2>{}, warps<1, 256, 2>{}, warps<1, 512, 2>{},
            warps<1, 256, 2, 4>{}, warps<1, 512, 2, 2>{});

@@ -314,6 +314,10 @@ inline constexpr register_shape layernorm_chain_16bit_to_4096[] = {
     {256, 1, 512, false, 1, false, true, 1}, // s 0.792-0.807 / 0.756-0.771
     {512, 4, 128, false, 1, true, false, 1, true, 0, column_placement::per_engine,
      true}, // o 0.814-0.815 ([0.790]); residual_tee 0.901 ([0.855])
+    // Rows of 2 warps for forced plans alone (max_cols no more than the row before: the automatic
+    // plan passes it by), so that every engine forced on layernorm alone runs here (its rows of
+    // warps reach 2048 columns).
+    {512, 4, 256, false, 1, false, false, 3, true, 2},
     {1024, 1, 128, true, 1, false, false, 1}, // s 0.819 / 0.799
     {2048, 2, 128, true, 1, true, true, 1, true, 0, column_placement::per_engine,
      true}, // o 0.842 ([0.799-0.803])
@@ -372,9 +376,13 @@ inline constexpr auto layernorm_tee_chain_16bit = join_rows(
 /// two, and stages them on a persistent grid.
 inline constexpr auto layernorm_store_chain_16bit = join_rows(
     {
-        {64, 2, 256, false, 1, true, true, 1},    // n 0.761-0.788 / 0.752-0.771 ([0.60-0.62])
-        {512, 4, 256, false, 1, true, true, 1},   // 0.829-0.852 / 0.814-0.821 ([0.58-0.65])
-        {1024, 4, 512, false, 1, true, true, 2},  // 0.830 / 0.822 ([0.75 / 0.73])
+        {64, 2, 256, false, 1, true, true, 1},   // n 0.761-0.788 / 0.752-0.771 ([0.60-0.62])
+        {512, 4, 256, false, 1, true, true, 1},  // 0.829-0.852 / 0.814-0.821 ([0.58-0.65])
+        {1024, 4, 512, false, 1, true, true, 2}, // 0.830 / 0.822 ([0.75 / 0.73])
+        // Rows of 2 warps for forced plans alone (max_cols no more than the row before: the
+        // automatic plan passes it by), so that every engine forced on layernorm alone runs here
+        // (its rows of warps reach 2048 columns).
+        {1024, 4, 256, false, 1, false, false, 3, true, 2},
         {2048, 2, 128, true, 1, true, true, 1},   // the chains' 0.834 / 0.825
         {4096, 4, 128, true, 1, false, true, 6},  // 0.872 / 0.860 ([0.824 / 0.815])
         {8192, 4, 256, true, 1, false, false, 3}, // layernorm's (staged persistent: 0.822 / 0.805)
@@ -460,6 +468,11 @@ inline constexpr auto layernorm_32bit = replace_rows(
         {
             {32, 2, 256, false, 1, true, false, 5},  // r8 1.008 (4 x 128: 0.61)
             {512, 4, 128, false, 1, true, false, 6}, // r8 1.011-1.019 (r4's rows: 0.94 / 1.002)
+            // Rows of 2 and 4 warps, 2 a block (r29: 1.015 at 1024 and 2048; r4's block row at
+            // 2048, past_512's, ran 0.964 in the same run). Past_512's block rows at 1024 and
+            // 2048 serve forced plans.
+            {1024, 4, 256, false, 1, true, false, 3, true, 2},
+            {2048, 4, 256, false, 1, false, false, 3, true, 4},
         },
         layernorm_32bit_past_512),
     {
@@ -478,6 +491,10 @@ inline constexpr register_shape layernorm_store_chain_32bit[] = {
     {32, 2, 256, false, 1, false, true, 1}, // the row before: 0.89 (the 256-column row below: 0.76)
     {256, 4, 256, false, 1, true, true, 1}, // 0.887-0.896 ([0.833-0.853])
     {512, 4, 512, false, 1, true, true, 1}, // 0.930 ([0.745])
+    // Rows of 4 warps for forced plans alone (max_cols no more than the row before: the automatic
+    // plan passes it by), so that every engine forced on layernorm alone runs here (its rows of
+    // warps reach 2048 columns).
+    {512, 4, 256, false, 1, false, false, 3, true, 4},
     {1024, 2, 128, true, 1, false, true, 1},  // 0.905 ([0.833])
     {2048, 4, 128, true, 1, true, true, 1},   // 0.918 ([0.824])
     {4096, 8, 128, true, 1, false, false, 6}, // 0.939 ([0.813])
@@ -501,7 +518,11 @@ inline constexpr register_shape layernorm_chain_32bit[] = {
     {256, 2, 512, false, 1, true, true, 1, true, 0, column_placement::per_engine,
      true}, // o 0.956-0.961 ([0.872-0.885])
     {512, 4, 512, false, 1, true, true, 1, true, 0, column_placement::per_engine,
-     true},                                   // o 0.928 ([0.818])
+     true}, // o 0.928 ([0.818])
+    // Rows of 4 warps for forced plans alone (max_cols no more than the row before: the automatic
+    // plan passes it by), so that every engine forced on layernorm alone runs here (its rows of
+    // warps reach 2048 columns).
+    {512, 4, 256, false, 1, false, false, 3, true, 4},
     {1024, 2, 128, true, 1, false, false, 1}, // 0.941-0.942 (staged persistent: 0.946)
     {2048, 2, 256, true, 1, true, true, 1},   // 0.928 ([0.852])
     {4096, 2, 512, true, 1, true, true, 2},   // 0.948 ([0.805])
@@ -524,6 +545,10 @@ inline constexpr register_shape layernorm_tee_chain_32bit[] = {
      true}, // o 0.990-0.992 ([0.930-0.940])
     {512, 4, 256, false, 1, true, false, 1, true, 0, column_placement::per_engine,
      true}, // o 0.986 ([0.870])
+    // Rows of 4 warps for forced plans alone (max_cols no more than the row before: the automatic
+    // plan passes it by), so that every engine forced on layernorm alone runs here (its rows of
+    // warps reach 2048 columns).
+    {512, 4, 256, false, 1, false, false, 3, true, 4},
     {1024, 2, 128, true, 1, true, false, 1, true, 0, column_placement::per_engine,
      true}, // o 0.971 ([0.961])
     {2048, 4, 128, true, 1, true, false, 1, true, 0, column_placement::per_engine,
