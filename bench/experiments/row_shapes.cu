@@ -423,10 +423,10 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
   sweep<T>(opname, op, {32767}, shape<32, 1024, true>{});
 #elif ROW_SHAPES_ROUND == 12
   // Round 12: single elements on the misaligned layout again, with the engine's compile-time
-  // warp (register_shape::whole_warp): group rows of 32 values a lane read in the loop at
-  // 300-1000 columns (the row a 1024-column table row would give them) under register caps, and
-  // against the tables' whole-block rows; widths just past half a 32-value block row (4097,
-  // 5000) on narrower or fewer-thread shapes; layernorm's rows from 2047 to 16383.
+  // warp (register_shape::whole_warp, now row_warps = 1): group rows of 32 values a lane read in
+  // the loop at 300-1000 columns (the row a 1024-column table row would give them) under register
+  // caps, and against the tables' whole-block rows; widths just past half a 32-value block row
+  // (4097, 5000) on narrower or fewer-thread shapes; layernorm's rows from 2047 to 16383.
   using in_loop_warp = shape<32, 128, false, 1, 1, false, true>;
   sweep<T>(opname, op, {300, 520, 1000}, in_loop_warp{}, shape<32, 128, false, 1, 6, false, true>{},
            shape<32, 128, false, 1, 8, false, true>{}, shape<32, 64, false, 1, 1, false, true>{},
