@@ -64,6 +64,7 @@ template <class T, int BlockThreads, int RowWarps = BlockThreads / 32> struct bl
 /// the second over values that know the first's total (softmax: the max, then the sum of
 /// exp(x - max); layernorm: the sum, then the sums of x - mean and its square). Cheaper than
 /// merging a compound partial at every shuffle. Engines that stream the row keep `local`/`merge`.
+/// v holds a thread's values, n of them real and +0 past them (the packs it does not hold):
 ///   phase1(v, n) -> A;  merge1(A, A) -> A;  phase2(v, n, A total, cols) -> B (may rewrite v);
 ///   merge2(B, B) -> B;  finalize2(A total, B total, cols) -> stats;  finish2<N>(x, stats, row,
 ///   col0)

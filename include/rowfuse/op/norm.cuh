@@ -246,8 +246,10 @@ template <class Affine> struct layernorm {
     return __fmul_rn(row_sum, __frcp_rn(float(cols)));
   }
 
-  template <int K> __device__ float phase1(float const (&v)[K], int n) const {
-    return norm_detail::interleaved_sum<K>([&](int i) { return n == K || i < n ? v[i] : 0.0f; });
+  /// The register engine pads a lane's values past n with +0 (the packs it does not hold), so the
+  /// sum needs no guard.
+  template <int K> __device__ float phase1(float const (&v)[K], int) const {
+    return norm_detail::interleaved_sum<K>([&](int i) { return v[i]; });
   }
   __device__ float merge1(float a, float b) const { return a + b; }
 
@@ -259,13 +261,16 @@ template <class Affine> struct layernorm {
     for (int i = 0; i < K; ++i)
       v[i] -= hi;
   }
-  /// Rewrites v into x - hi (phase2_rewrite), then sums it and its square.
+  /// Rewrites v into x - hi (phase2_rewrite's values) where it holds a value and into +0 past n,
+  /// then sums it and its square: one select a value, where guarding both sums took two.
   template <int K>
   __device__ deviations phase2(float (&v)[K], int n, float row_sum, index_t cols) const {
-    phase2_rewrite(v, row_sum, cols);
-    return {norm_detail::interleaved_sum<K>([&](int i) { return n == K || i < n ? v[i] : 0.0f; }),
-            norm_detail::interleaved_sum<K>(
-                [&](int i) { return n == K || i < n ? v[i] * v[i] : 0.0f; })};
+    float const hi = pivot(row_sum, cols);
+    ROWFUSE_UNROLL
+    for (int i = 0; i < K; ++i)
+      v[i] = n == K || i < n ? v[i] - hi : 0.0f;
+    return {norm_detail::interleaved_sum<K>([&](int i) { return v[i]; }),
+            norm_detail::interleaved_sum<K>([&](int i) { return v[i] * v[i]; })};
   }
   __device__ deviations merge2(deviations a, deviations b) const {
     return {a.sum + b.sum, a.sum_squares + b.sum_squares};
