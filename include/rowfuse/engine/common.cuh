@@ -27,6 +27,9 @@ template <class T, class Merge> __device__ T allreduce_in_group(T value, int gro
   return value;
 }
 
+/// The warps' totals block_allreduce posts, in two buffers (see below).
+template <class T, int BlockThreads> struct posted_warp_totals { T posted[2][BlockThreads / 32]; };
+
 /// Merges `value` across each run of `RowWarps` consecutive warps of a block (the block's rows
 /// of that many warps; by default the whole block) with `merge` and gives every thread its run's
 /// total, with one barrier for the block: each warp reduces by shuffles, its lane 0 posts the
@@ -36,7 +39,6 @@ template <class T, class Merge> __device__ T allreduce_in_group(T value, int gro
 /// overwrite a total a slow warp has yet to read, because both are separated by the barrier of
 /// the call in between. One barrier a call, where a CUB BlockReduce followed by a broadcast
 /// takes three: the two-phase ops reduce twice a row.
-template <class T, int BlockThreads> struct posted_warp_totals { T posted[2][BlockThreads / 32]; };
 template <class T, int BlockThreads, int RowWarps = BlockThreads / 32> struct block_allreduce {
   static constexpr int warps = BlockThreads / 32;
   static_assert(warps % RowWarps == 0, "a block holds whole runs of warps");
