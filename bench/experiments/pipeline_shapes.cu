@@ -31,7 +31,10 @@
 // -DPIPELINE_SHAPES_STAGE_OPERANDS=1 the survey's staged shapes stage the load chain's operand
 // streams beside the input (tuning::register_shape::stages_operands). With
 // -DPIPELINE_SHAPES_WARPS=1 half 1 surveys rows of several whole warps at 512-8192 columns
-// (survey_warps).
+// (survey_warps). With -DPIPELINE_SHAPES_MISALIGNED=1 every view is laid out as rowfuse-bench
+// --misalign lays it out (x, residual, h, y and the per-column vectors one element off 16-byte
+// alignment, ld = cols + 1), at the bench's misaligned widths 300 to 32767: the plans are then
+// single elements (pack 1), and half 1 surveys single-element shapes (survey_misaligned).
 // Every part, built in parallel and run one after another into one CSV:
 //   bench/experiments/pipeline_shapes.sh JOBS OUT.csv [PARTS]     (PARTS: "0 1 ... 7", fp16)
 // PIPELINE_SHAPES_PART = 2 * pipeline + half, + 8 for bf16, + 16 for fp32: pipeline 0 attention,
@@ -78,6 +81,9 @@
 #ifndef PIPELINE_SHAPES_WARPS
 #define PIPELINE_SHAPES_WARPS 0
 #endif
+#ifndef PIPELINE_SHAPES_MISALIGNED
+#define PIPELINE_SHAPES_MISALIGNED 0
+#endif
 
 namespace rf = rowfuse;
 using rf::index_t;
@@ -97,19 +103,33 @@ using T =
     std::conditional_t<(part >= 16), float, std::conditional_t<(part >= 8), __nv_bfloat16, __half>>;
 using fp8 = __nv_fp8_e4m3;
 constexpr char const* dtype_name = part >= 16 ? "fp32" : part >= 8 ? "bf16" : "fp16";
-constexpr int pack = rf::detail::widest_pack<T>; // elements a 16-byte access moves
+constexpr bool misaligned = PIPELINE_SHAPES_MISALIGNED != 0;
+// Elements a pack: what a 16-byte access moves, or single elements on the misaligned layout.
+constexpr int pack = misaligned ? 1 : rf::detail::widest_pack<T>;
 constexpr double element_bytes = sizeof(T);      // of the input, in counted bytes
 
 constexpr index_t elements = index_t(1) << 26; // rows * cols of every case
 constexpr bool wide_rows = PIPELINE_SHAPES_WIDE != 0;
 constexpr bool narrow_rows = PIPELINE_SHAPES_NARROW != 0;
-static_assert(!(wide_rows && narrow_rows), "one of PIPELINE_SHAPES_WIDE and _NARROW");
+static_assert(int(wide_rows) + int(narrow_rows) + int(misaligned) <= 1,
+              "one of PIPELINE_SHAPES_WIDE, _NARROW and _MISALIGNED");
 constexpr index_t narrowest = wide_rows     ? 32768
                               : narrow_rows ? 32
+                              : misaligned  ? 300
                                             : 128,
                   widest = wide_rows     ? 262144
                            : narrow_rows ? 64
+                           : misaligned  ? 32767
                                          : 32768;
+/// rowfuse-bench's misaligned widths that register rows hold.
+constexpr index_t misaligned_widths[] = {300, 1000, 2047, 3000, 4097, 8191, 16383, 32767};
+
+/// Elements from one row to the next of x, residual, h and y.
+constexpr index_t ld_of(index_t cols) {
+  return misaligned ? cols + 1 : cols;
+}
+/// The elements a [rows, cols] tensor spans at ld_of(cols), with room for the misaligned start.
+constexpr index_t tensor_elements = elements + elements / 128 + 64;
 
 // ---- device memory, timing, data --------------------------------------------------------------
 
@@ -150,12 +170,13 @@ template <class E> __global__ void fill(E* out, index_t n, float lo, float hi, u
 /// off the reference by more than rel * |reference| + abs; counts[2]: the largest difference's
 /// float bits (non-negative floats order as their bits).
 template <class Out>
-__global__ void compare_output(Out const* out, Out const* reference, index_t n, float rel,
-                               float abs, unsigned long long* counts) {
+__global__ void compare_output(Out const* out, Out const* reference, index_t rows, index_t cols,
+                               index_t ld, float rel, float abs, unsigned long long* counts) {
   unsigned long long nan = 0, off = 0;
   float largest = 0.0f;
-  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < n;
-       i += index_t(gridDim.x) * blockDim.x) {
+  for (index_t k = blockIdx.x * index_t(blockDim.x) + threadIdx.x; k < rows * cols;
+       k += index_t(gridDim.x) * blockDim.x) {
+    index_t const i = k / cols * ld + k % cols;
     float const a = float(out[i]);
     if (isnan(a)) {
       ++nan;
@@ -192,12 +213,13 @@ template <class Out> constexpr float check_abs() {
   return std::is_same_v<Out, fp8> ? 0x1p-8f : 1e-5f;
 }
 
-/// "ok", or what is wrong with the output: NaN elements, elements off the reference; with a
-/// reference, the largest difference from it.
-template <class Out> std::string check_output(Out const* out, void const* reference, index_t n) {
+/// "ok", or what is wrong with the [rows, cols] output (rows ld_of(cols) apart; `reference` laid
+/// out alike): NaN elements, elements off the reference; with a reference, the largest difference.
+template <class Out>
+std::string check_output(Out const* out, void const* reference, index_t rows, index_t cols) {
   cudaMemset(mem.counts, 0, 3 * sizeof(unsigned long long));
-  compare_output<<<1024, 256>>>(out, static_cast<Out const*>(reference), n, check_rel<Out>(),
-                                check_abs<Out>(), mem.counts);
+  compare_output<<<1024, 256>>>(out, static_cast<Out const*>(reference), rows, cols, ld_of(cols),
+                                check_rel<Out>(), check_abs<Out>(), mem.counts);
   unsigned long long counts[3] = {};
   if (cudaMemcpy(counts, mem.counts, sizeof counts, cudaMemcpyDeviceToHost) != cudaSuccess)
     return "check failed";
@@ -234,8 +256,10 @@ std::string cuda_error(char const* what, cudaError_t status) {
 /// only, when it is null), then times it. `launch` returns the launch status; library calls
 /// throw rowfuse::error instead, which the caller reports.
 template <class Out, class Launch>
-void measure(Launch launch, Out* out, index_t n, void const* reference, outcome& o) {
-  cudaMemset(out, 0xff, std::size_t(n) * sizeof(Out)); // NaN in fp32, fp16, bf16 and e4m3
+void measure(Launch launch, Out* out, index_t rows, index_t cols, void const* reference,
+             outcome& o) {
+  // NaN in fp32, fp16, bf16 and e4m3, the rows' padding too.
+  cudaMemset(out, 0xff, std::size_t(rows * ld_of(cols)) * sizeof(Out));
   cudaError_t status = launch();
   if (status == cudaSuccess)
     status = cudaDeviceSynchronize();
@@ -243,7 +267,7 @@ void measure(Launch launch, Out* out, index_t n, void const* reference, outcome&
     o.error = cuda_error("launch", status);
     return;
   }
-  o.check = check_output(out, reference, n);
+  o.check = check_output(out, reference, rows, cols);
   double const ms = time_ms(launch);
   status = cudaDeviceSynchronize();
   if (status == cudaSuccess)
@@ -294,26 +318,30 @@ bool prepare(Kernel kernel, int block_threads, int dynamic_smem, outcome& o) {
 
 /// "group P2 B256 staged persist min1": rows in a group of lanes or the whole block, packs a
 /// thread, threads a block, cp.async staging, grid, __launch_bounds__' min blocks an SM; for a
-/// row over a cluster, " C8" after the threads.
+/// row over a cluster, " C8" after the threads; "warps2": rows of that many whole warps (a
+/// compile-time group; "warps1" a warp); " loop" at the end: single elements narrower than a float
+/// read in the transform loop instead of for the whole row first.
 std::string shape_name(bool whole_block, int packs, int threads, bool staged, bool persistent,
-                       int min_blocks, int cluster = 1, int row_warps = 0) {
+                       int min_blocks, int cluster = 1, int row_warps = 0, bool read_in_loop = false) {
   char blocks[16] = "";
   if (cluster > 1)
     std::snprintf(blocks, sizeof blocks, " C%d", cluster);
   char rows_of[16] = "group";
-  if (row_warps > 1)
+  if (row_warps > 0)
     std::snprintf(rows_of, sizeof rows_of, "warps%d", row_warps);
   char text[80];
-  std::snprintf(text, sizeof text, "%s P%d B%d%s %s %s min%d", whole_block ? "block" : rows_of,
+  std::snprintf(text, sizeof text, "%s P%d B%d%s %s %s min%d%s", whole_block ? "block" : rows_of,
                 packs, threads, blocks, staged ? "staged" : "direct",
-                persistent ? "persist" : "tiles", min_blocks);
+                persistent ? "persist" : "tiles", min_blocks, read_in_loop ? " loop" : "");
   return text;
 }
 
+template <class Config> constexpr bool reads_in_loop =
+    Config::pack == 1 && sizeof(T) < 4 && !Config::reads_row_first;
 template <class Config> std::string config_name(bool persistent) {
   return shape_name(Config::whole_block, Config::packs, Config::block_threads,
                     Config::template staged<T>, persistent, Config::min_blocks_per_sm,
-                    Config::cluster_blocks, Config::row_warps);
+                    Config::cluster_blocks, Config::row_warps, reads_in_loop<Config>);
 }
 
 /// Launches register_kernel<Config> over the bound expressions with launch.cuh's grid: one
@@ -379,7 +407,7 @@ outcome run_register(Op const& op, Load const& load, Store const& store, bool pe
   auto const run = [&] {
     return cudaLaunchKernelEx(&launch, kernel, op, load, store, rows, cols, group_log2);
   };
-  measure(run, store.output.data, rows * cols, reference, o);
+  measure(run, store.output.data, rows, cols, reference, o);
   return o;
 }
 
@@ -448,11 +476,18 @@ chain<Op, Load, Store> make_chain(Op const& op, Load const& load, Store const& s
   return {op, load, store, bytes_per_element};
 }
 
+/// Where y starts: one element of its own type off 16-byte alignment on the misaligned layout
+/// (mem's other pointers are moved so at setup).
 template <class Out> Out* output() {
-  return static_cast<Out*>(mem.y);
+  return static_cast<Out*>(mem.y) + (misaligned ? 1 : 0);
+}
+/// A copy of the output as it was written (the rows' padding too), the reference of later cases.
+template <class Out> void keep_reference(width_case const& w) {
+  cudaMemcpy(mem.reference, output<Out>(), std::size_t(w.rows * ld_of(w.cols)) * sizeof(Out),
+             cudaMemcpyDeviceToDevice);
 }
 auto input(width_case const& w) {
-  return rf::load(static_cast<T const*>(mem.x), w.rows, w.cols);
+  return rf::load(static_cast<T const*>(mem.x), w.rows, w.cols, ld_of(w.cols));
 }
 rf::dropout_node dropout() {
   return rf::dropout(bench::dropout_p, bench::dropout_seed, bench::dropout_offset);
@@ -472,21 +507,23 @@ auto layernorm_op(index_t cols) {
 template <pipeline_kind K> auto full_chain(width_case const& w) {
   auto const x = input(w);
   if constexpr (K == pipeline_kind::attention) {
-    auto const store = rf::store(output<T>()) | dropout();
+    auto const store = rf::store(output<T>(), ld_of(w.cols)) | dropout();
     return make_chain(softmax_op(store),
                       x | rf::scale(bench::attention_scale) | rf::causal_mask(w.cols), store,
                       2 * element_bytes);
   } else if constexpr (K == pipeline_kind::residual || K == pipeline_kind::residual_tee) {
     auto const sum = x | rf::bias(static_cast<T const*>(mem.bias)) | dropout() |
-                     rf::add(static_cast<T const*>(mem.residual));
+                     rf::add(static_cast<T const*>(mem.residual), ld_of(w.cols));
+    auto const y = rf::store(output<T>(), ld_of(w.cols));
     if constexpr (K == pipeline_kind::residual)
-      return make_chain(layernorm_op(w.cols), sum, rf::store(output<T>()), 3 * element_bytes);
+      return make_chain(layernorm_op(w.cols), sum, y, 3 * element_bytes);
     else
-      return make_chain(layernorm_op(w.cols), sum | rf::tee(mem.h), rf::store(output<T>()),
+      return make_chain(layernorm_op(w.cols), sum | rf::tee(mem.h, ld_of(w.cols)), y,
                         4 * element_bytes);
   } else {
     return make_chain(layernorm_op(w.cols), x,
-                      rf::store(output<fp8>()) | rf::cast<fp8>(bench::fp8_scale, mem.amax),
+                      rf::store(output<fp8>(), ld_of(w.cols)) |
+                          rf::cast<fp8>(bench::fp8_scale, mem.amax),
                       element_bytes + 1);
   }
 }
@@ -508,10 +545,10 @@ rf::plan library_call(Chain const& c, rf::launch_options const& options) {
 /// Each ablation of the pipeline, a chain at a time: `run(variant, chain)`.
 template <pipeline_kind K, class Run> void ablations(width_case const& w, Run run) {
   auto const x = input(w);
-  auto const plain = rf::store(output<T>());
+  auto const plain = rf::store(output<T>(), ld_of(w.cols));
   auto const bias = rf::bias(static_cast<T const*>(mem.bias));
-  auto const residual = rf::add(static_cast<T const*>(mem.residual));
-  auto const tee = rf::tee(mem.h);
+  auto const residual = rf::add(static_cast<T const*>(mem.residual), ld_of(w.cols));
+  auto const tee = rf::tee(mem.h, ld_of(w.cols));
   auto const norm = layernorm_op(w.cols);
   if constexpr (K == pipeline_kind::attention) {
     auto const dropped = plain | dropout();
@@ -534,7 +571,7 @@ template <pipeline_kind K, class Run> void ablations(width_case const& w, Run ru
     run("no_residual", make_chain(norm, x | bias | dropout() | tee, plain, 3 * element_bytes));
     run("plain_layernorm", make_chain(norm, x, plain, 2 * element_bytes));
   } else {
-    auto const to_fp8 = rf::store(output<fp8>());
+    auto const to_fp8 = rf::store(output<fp8>(), ld_of(w.cols));
     run("no_amax",
         make_chain(norm, x, to_fp8 | rf::cast<fp8>(bench::fp8_scale), element_bytes + 1));
     run("scale1", make_chain(norm, x, to_fp8 | rf::cast<fp8>(1.0f, mem.amax), element_bytes + 1));
@@ -609,6 +646,7 @@ template <pipeline_kind K> void planned_and_ablations(width_case& w) {
     p = library_call<K>(full, rf::launch_options{rf::engine_kind::automatic, 0, true});
     o.grid = p.grid;
     int min_blocks = 0, row_warps = 0;
+    bool read_in_loop = false;
     // The kernel the plan names: its registers and occupancy.
     bool const found = with_plan_config<Op, decltype(full.load), decltype(full.store)>(
         p.shape, [&](auto config, bool) {
@@ -617,12 +655,14 @@ template <pipeline_kind K> void planned_and_ablations(width_case& w) {
           using Store = decltype(rf::bind(full.store, Op::name, w.rows, w.cols));
           min_blocks = Config::min_blocks_per_sm;
           row_warps = Config::row_warps;
+          read_in_loop = reads_in_loop<Config>;
           prepare(rf::engine::register_kernel<Config, Op, Load, Store>, Config::block_threads,
                   int(rf::engine::register_shared_bytes<Config, Op, Load>()), o);
         });
     // Past the register rows (wide_rows) the plan's engine names the shape; it is timed too.
     shape = found ? shape_name(p.engine != rf::engine_kind::warp_rows, p.packs, p.block_threads,
-                               p.staged, p.persistent, min_blocks, p.cluster_blocks, row_warps)
+                               p.staged, p.persistent, min_blocks, p.cluster_blocks, row_warps,
+                               read_in_loop)
                   : std::string(rf::to_string(p.engine));
     if (!found && !wide_rows)
       o.error = "the plan (" + rf::explain(p) + ") is not a register shape of this experiment";
@@ -632,15 +672,14 @@ template <pipeline_kind K> void planned_and_ablations(width_case& w) {
             library_call<K>(full, {});
             return cudaSuccess;
           },
-          output<Out>(), w.rows * w.cols, nullptr, o);
+          output<Out>(), w.rows, w.cols, nullptr, o);
   } catch (std::exception const& e) {
     o.error = e.what();
   }
   print_line(w, "planned", shape, full.bytes_per_element, o);
   bool const have_reference = o.error.empty();
   if (have_reference)
-    cudaMemcpy(mem.reference, mem.y, std::size_t(w.rows * w.cols) * sizeof(Out),
-               cudaMemcpyDeviceToDevice);
+    keep_reference<Out>(w);
   using Planned = std::remove_const_t<decltype(full)>;
   at_plan_shape<Planned>(w, p, "planned_shape", full, have_reference ? mem.reference : nullptr);
   ablations<K>(w, [&](char const* variant, auto const& c) {
@@ -662,9 +701,11 @@ template <class Base> struct survey_config : Base {
 /// A candidate shape: packs a thread, threads a block, whole-block rows (or a group of lanes),
 /// staged, __launch_bounds__' min blocks an SM, blocks a row (a cluster), and whether the row is
 /// read back from its staging slot with gamma and beta held (tuning::column_placement::held), and
-/// for group rows the whole warps a row (tuning::register_shape::row_warps; 0: a run-time group).
+/// for group rows the whole warps a row (tuning::register_shape::row_warps; 0: a run-time group),
+/// and whether single 16-bit elements are read for the whole row first
+/// (tuning::register_shape::reads_row_first).
 template <int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks = 1, int Cluster = 1,
-          bool Held = false, int RowWarps = 0>
+          bool Held = false, int RowWarps = 0, bool ReadsFirst = true>
 struct shape {
   static_assert(Threads * MinBlocks <= 2048, "an SM holds 2048 threads");
 };
@@ -687,16 +728,16 @@ template <pipeline_kind K, class... Shapes> void survey(index_t cols, Shapes...)
     return;
   }
   using Out = typename decltype(full.store)::element_type;
-  cudaMemcpy(mem.reference, mem.y, std::size_t(w.rows * w.cols) * sizeof(Out),
-             cudaMemcpyDeviceToDevice);
+  keep_reference<Out>(w);
   auto const load = rf::bind(full.load, Op::name);
   auto const store = rf::bind(full.store, Op::name, w.rows, w.cols);
   auto const one =
       [&]<int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks, int Cluster,
-          bool Held, int RowWarps>(
-          shape<Packs, Threads, WholeBlock, Staged, MinBlocks, Cluster, Held, RowWarps>) {
+          bool Held, int RowWarps, bool ReadsFirst>(
+          shape<Packs, Threads, WholeBlock, Staged, MinBlocks, Cluster, Held, RowWarps,
+                ReadsFirst>) {
         using Config = survey_config<rf::detail::register_config<
-            pack, Packs, Threads, WholeBlock, Staged, Cluster, MinBlocks, true, RowWarps,
+            pack, Packs, Threads, WholeBlock, Staged, Cluster, MinBlocks, ReadsFirst, RowWarps,
             Held ? rf::tuning::column_placement::held : rf::tuning::column_placement::per_engine>>;
         // " ops": the load chain's operand streams staged beside the input
         // (engine::staged_streams); " held": the row read back from its slot
@@ -866,6 +907,50 @@ template <pipeline_kind K> void survey_warps() {
             shape<8 * S, 256, g, st, 1, 1, n, 4>{}, shape<2 * S, 1024, g, st, 1, 1, n, 16>{});
 }
 
+/// Single elements on the misaligned layout (PIPELINE_SHAPES_MISALIGNED=1), at rowfuse-bench's
+/// misaligned widths: the rows the pipelines' single-element tables plan (round 3's, read first),
+/// the plain ops' rows of rounds 11-13 (32 values a thread read in the transform loop, under the
+/// caps those rounds chose; at 300 and 1000 a warp a row), and their neighbours, each read first
+/// (F) and in the loop (L); for fp32 also staged (4-byte cp.async), as scalar_32bit's rows.
+template <pipeline_kind K> void survey_misaligned() {
+  constexpr bool d = false, g = false, b = true, n = false, F = true, L = false;
+  constexpr bool st = sizeof(T) == 4; // staged where an element fills a 4-byte cp.async
+  survey<K>(300, shape<16, 128, g, d, 1, 1, n, 1, F>{}, shape<16, 128, g, d, 1, 1, n, 1, L>{},
+            shape<32, 128, g, d, 8, 1, n, 1, L>{}, shape<32, 128, g, d, 8, 1, n, 1, F>{},
+            shape<4, 256, b, d, 1, 1, n, 0, F>{}, shape<16, 64, b, d, 1, 1, n, 0, F>{},
+            shape<8, 64, b, d, 1, 1, n, 0, F>{}, shape<8, 64, b, d, 1, 1, n, 0, L>{},
+            shape<4, 128, b, d, 1, 1, n, 0, F>{}, shape<16, 128, g, d, 4, 1, n, 1, F>{});
+  survey<K>(1000, shape<32, 128, g, d, 8, 1, n, 1, L>{}, shape<32, 128, g, d, 8, 1, n, 1, F>{},
+            shape<32, 128, g, d, 1, 1, n, 1, L>{}, shape<4, 256, b, d, 1, 1, n, 0, F>{},
+            shape<16, 64, b, d, 1, 1, n, 0, F>{}, shape<16, 64, b, d, 1, 1, n, 0, L>{},
+            shape<8, 128, b, d, 1, 1, n, 0, F>{}, shape<8, 128, b, d, 1, 1, n, 0, L>{},
+            shape<32, 64, g, d, 8, 1, n, 1, L>{}, shape<32, 256, g, d, 4, 1, n, 1, L>{});
+  survey<K>(2047, shape<8, 256, b, d, 1, 1, n, 0, F>{}, shape<16, 128, b, d, 1, 1, n, 0, F>{},
+            shape<16, 128, b, d, 1, 1, n, 0, L>{}, shape<32, 64, b, d, 1, 1, n, 0, L>{},
+            shape<32, 64, b, d, 12, 1, n, 0, L>{}, shape<32, 128, g, d, 1, 1, n, 2, L>{},
+            shape<32, 128, g, d, 4, 1, n, 2, L>{}, shape<16, 128, g, d, 1, 1, n, 4, F>{},
+            shape<16, 128, b, st, 1>{}, shape<32, 64, b, st, 1>{});
+  survey<K>(3000, shape<16, 512, b, d, 1, 1, n, 0, F>{}, shape<32, 96, b, d, 8, 1, n, 0, L>{},
+            shape<32, 96, b, d, 10, 1, n, 0, L>{}, shape<16, 256, b, d, 1, 1, n, 0, F>{},
+            shape<16, 256, b, d, 1, 1, n, 0, L>{}, shape<32, 128, b, d, 8, 1, n, 0, L>{},
+            shape<32, 96, b, d, 1, 1, n, 0, F>{}, shape<16, 256, b, st, 1>{},
+            shape<32, 128, b, st, 1>{});
+  survey<K>(4097, shape<16, 512, b, d, 1, 1, n, 0, F>{}, shape<16, 512, b, d, 1, 1, n, 0, L>{},
+            shape<32, 160, b, d, 6, 1, n, 0, L>{}, shape<32, 160, b, d, 1, 1, n, 0, F>{},
+            shape<32, 256, b, d, 4, 1, n, 0, L>{}, shape<16, 320, b, d, 1, 1, n, 0, L>{},
+            shape<16, 320, b, d, 1, 1, n, 0, F>{}, shape<32, 160, b, st, 1>{},
+            shape<32, 256, b, st, 1>{});
+  survey<K>(8191, shape<16, 512, b, d, 1, 1, n, 0, F>{}, shape<16, 512, b, d, 1, 1, n, 0, L>{},
+            shape<32, 256, b, d, 4, 1, n, 0, L>{}, shape<32, 256, b, d, 2, 1, n, 0, L>{},
+            shape<32, 256, b, d, 1, 1, n, 0, F>{}, shape<16, 512, b, d, 2, 1, n, 0, L>{},
+            shape<32, 256, b, st, 1>{}, shape<16, 512, b, st, 1>{});
+  survey<K>(16383, shape<16, 1024, b, d, 1, 1, n, 0, F>{}, shape<16, 1024, b, d, 1, 1, n, 0, L>{},
+            shape<32, 512, b, d, 1, 1, n, 0, F>{}, shape<32, 512, b, d, 2, 1, n, 0, L>{},
+            shape<32, 512, b, d, 1, 1, n, 0, L>{}, shape<32, 512, b, st, 1>{});
+  survey<K>(32767, shape<32, 1024, b, d, 1, 1, n, 0, F>{}, shape<32, 1024, b, d, 1, 1, n, 0, L>{},
+            shape<32, 1024, b, st, 1>{});
+}
+
 /// This part's half. Templates all the way down, so that the other half's kernels are not
 /// instantiated.
 template <bool Survey> void run_half() {
@@ -879,6 +964,13 @@ template <bool Survey> void run_half() {
     survey_narrow<pipeline>();
   } else if constexpr (Survey) {
     survey_all<pipeline>();
+  } else if constexpr (Survey && misaligned) {
+    survey_misaligned<pipeline>();
+  } else if constexpr (misaligned) {
+    for (index_t cols : misaligned_widths) {
+      width_case w{elements / cols, cols, {}};
+      planned_and_ablations<pipeline>(w);
+    }
   } else {
     for (index_t cols = narrowest; cols <= widest; cols *= 2) {
       width_case w{elements / cols, cols, {}};
@@ -910,7 +1002,7 @@ int main() {
   cudaDeviceGetAttribute(&mem.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0);
   std::fprintf(stderr, "pipeline_shapes part %d: %s, %d SMs\n", part, prop.name, mem.sms);
 
-  std::size_t const tensor = std::size_t(elements) * sizeof(T);
+  std::size_t const tensor = std::size_t(tensor_elements) * sizeof(T);
   std::size_t const vector = std::size_t(widest) * sizeof(T);
   bool const allocated = allocate(mem.x, tensor) && allocate(mem.residual, tensor) &&
                          allocate(mem.h, tensor) && allocate(mem.bias, vector) &&
@@ -925,8 +1017,12 @@ int main() {
   cudaEventCreate(&mem.stop);
   cudaMemset(mem.amax, 0, sizeof(float));
   cudaMemset(mem.copy_from, 0x3c, 2 * tensor);
-  fill<<<1024, 256>>>(mem.x, elements, -4.0f, 4.0f, 1);
-  fill<<<1024, 256>>>(mem.residual, elements, -4.0f, 4.0f, 2);
+  if constexpr (misaligned) { // as rowfuse-bench --misalign: one element off each 16-byte start
+    for (T** vector : {&mem.x, &mem.residual, &mem.h, &mem.bias, &mem.gamma, &mem.beta})
+      *vector += 1;
+  }
+  fill<<<1024, 256>>>(mem.x, elements + elements / 128, -4.0f, 4.0f, 1);
+  fill<<<1024, 256>>>(mem.residual, elements + elements / 128, -4.0f, 4.0f, 2);
   fill<<<64, 256>>>(mem.bias, widest, -0.5f, 0.5f, 3);
   fill<<<64, 256>>>(mem.gamma, widest, 0.5f, 1.5f, 4);
   fill<<<64, 256>>>(mem.beta, widest, -0.5f, 0.5f, 5);
