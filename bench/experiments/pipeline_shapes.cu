@@ -34,7 +34,8 @@
 // (survey_warps). With -DPIPELINE_SHAPES_MISALIGNED=1 every view is laid out as rowfuse-bench
 // --misalign lays it out (x, residual, h, y and the per-column vectors one element off 16-byte
 // alignment, ld = cols + 1), at the bench's misaligned widths 300 to 32767: the plans are then
-// single elements (pack 1), and half 1 surveys single-element shapes (survey_misaligned).
+// single elements (pack 1), and half 1 surveys single-element shapes (survey_misaligned); =2 and
+// =3 survey only the widths to 3000 or from 4097 (two parts that build in half the time).
 // Every part, built in parallel and run one after another into one CSV:
 //   bench/experiments/pipeline_shapes.sh JOBS OUT.csv [PARTS]     (PARTS: "0 1 ... 7", fp16)
 // PIPELINE_SHAPES_PART = 2 * pipeline + half, + 8 for bf16, + 16 for fp32: pipeline 0 attention,
@@ -106,7 +107,7 @@ constexpr char const* dtype_name = part >= 16 ? "fp32" : part >= 8 ? "bf16" : "f
 constexpr bool misaligned = PIPELINE_SHAPES_MISALIGNED != 0;
 // Elements a pack: what a 16-byte access moves, or single elements on the misaligned layout.
 constexpr int pack = misaligned ? 1 : rf::detail::widest_pack<T>;
-constexpr double element_bytes = sizeof(T);      // of the input, in counted bytes
+constexpr double element_bytes = sizeof(T); // of the input, in counted bytes
 
 constexpr index_t elements = index_t(1) << 26; // rows * cols of every case
 constexpr bool wide_rows = PIPELINE_SHAPES_WIDE != 0;
@@ -322,7 +323,8 @@ bool prepare(Kernel kernel, int block_threads, int dynamic_smem, outcome& o) {
 /// compile-time group; "warps1" a warp); " loop" at the end: single elements narrower than a float
 /// read in the transform loop instead of for the whole row first.
 std::string shape_name(bool whole_block, int packs, int threads, bool staged, bool persistent,
-                       int min_blocks, int cluster = 1, int row_warps = 0, bool read_in_loop = false) {
+                       int min_blocks, int cluster = 1, int row_warps = 0,
+                       bool read_in_loop = false) {
   char blocks[16] = "";
   if (cluster > 1)
     std::snprintf(blocks, sizeof blocks, " C%d", cluster);
@@ -336,8 +338,8 @@ std::string shape_name(bool whole_block, int packs, int threads, bool staged, bo
   return text;
 }
 
-template <class Config> constexpr bool reads_in_loop =
-    Config::pack == 1 && sizeof(T) < 4 && !Config::reads_row_first;
+template <class Config>
+constexpr bool reads_in_loop = Config::pack == 1 && sizeof(T) < 4 && !Config::reads_row_first;
 template <class Config> std::string config_name(bool persistent) {
   return shape_name(Config::whole_block, Config::packs, Config::block_threads,
                     Config::template staged<T>, persistent, Config::min_blocks_per_sm,
@@ -731,26 +733,24 @@ template <pipeline_kind K, class... Shapes> void survey(index_t cols, Shapes...)
   keep_reference<Out>(w);
   auto const load = rf::bind(full.load, Op::name);
   auto const store = rf::bind(full.store, Op::name, w.rows, w.cols);
-  auto const one =
-      [&]<int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks, int Cluster,
-          bool Held, int RowWarps, bool ReadsFirst>(
-          shape<Packs, Threads, WholeBlock, Staged, MinBlocks, Cluster, Held, RowWarps,
-                ReadsFirst>) {
-        using Config = survey_config<rf::detail::register_config<
-            pack, Packs, Threads, WholeBlock, Staged, Cluster, MinBlocks, ReadsFirst, RowWarps,
-            Held ? rf::tuning::column_placement::held : rf::tuning::column_placement::per_engine>>;
-        // " ops": the load chain's operand streams staged beside the input
-        // (engine::staged_streams); " held": the row read back from its slot
-        // (engine::rereads_staged_row).
-        using Load = std::remove_const_t<decltype(load)>;
-        std::string const operands =
-            std::string(rf::engine::staged_streams<Config, Op, Load>::operands ? " ops" : "") +
-            (rf::engine::rereads_staged_row<Config, Op, Load> ? " held" : "");
-        for (bool persistent : {false, true})
-          print_line(w, "survey", config_name<Config>(persistent) + operands,
-                     full.bytes_per_element,
-                     run_register<Config>(full.op, load, store, persistent, mem.reference));
-      };
+  auto const one = [&]<int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks,
+                       int Cluster, bool Held, int RowWarps, bool ReadsFirst>(
+                       shape<Packs, Threads, WholeBlock, Staged, MinBlocks, Cluster, Held, RowWarps,
+                             ReadsFirst>) {
+    using Config = survey_config<rf::detail::register_config<
+        pack, Packs, Threads, WholeBlock, Staged, Cluster, MinBlocks, ReadsFirst, RowWarps,
+        Held ? rf::tuning::column_placement::held : rf::tuning::column_placement::per_engine>>;
+    // " ops": the load chain's operand streams staged beside the input
+    // (engine::staged_streams); " held": the row read back from its slot
+    // (engine::rereads_staged_row).
+    using Load = std::remove_const_t<decltype(load)>;
+    std::string const operands =
+        std::string(rf::engine::staged_streams<Config, Op, Load>::operands ? " ops" : "") +
+        (rf::engine::rereads_staged_row<Config, Op, Load> ? " held" : "");
+    for (bool persistent : {false, true})
+      print_line(w, "survey", config_name<Config>(persistent) + operands, full.bytes_per_element,
+                 run_register<Config>(full.op, load, store, persistent, mem.reference));
+  };
   (one(Shapes{}), ...);
 }
 
@@ -915,40 +915,44 @@ template <pipeline_kind K> void survey_warps() {
 template <pipeline_kind K> void survey_misaligned() {
   constexpr bool d = false, g = false, b = true, n = false, F = true, L = false;
   constexpr bool st = sizeof(T) == 4; // staged where an element fills a 4-byte cp.async
-  survey<K>(300, shape<16, 128, g, d, 1, 1, n, 1, F>{}, shape<16, 128, g, d, 1, 1, n, 1, L>{},
-            shape<32, 128, g, d, 8, 1, n, 1, L>{}, shape<32, 128, g, d, 8, 1, n, 1, F>{},
-            shape<4, 256, b, d, 1, 1, n, 0, F>{}, shape<16, 64, b, d, 1, 1, n, 0, F>{},
-            shape<8, 64, b, d, 1, 1, n, 0, F>{}, shape<8, 64, b, d, 1, 1, n, 0, L>{},
-            shape<4, 128, b, d, 1, 1, n, 0, F>{}, shape<16, 128, g, d, 4, 1, n, 1, F>{});
-  survey<K>(1000, shape<32, 128, g, d, 8, 1, n, 1, L>{}, shape<32, 128, g, d, 8, 1, n, 1, F>{},
-            shape<32, 128, g, d, 1, 1, n, 1, L>{}, shape<4, 256, b, d, 1, 1, n, 0, F>{},
-            shape<16, 64, b, d, 1, 1, n, 0, F>{}, shape<16, 64, b, d, 1, 1, n, 0, L>{},
-            shape<8, 128, b, d, 1, 1, n, 0, F>{}, shape<8, 128, b, d, 1, 1, n, 0, L>{},
-            shape<32, 64, g, d, 8, 1, n, 1, L>{}, shape<32, 256, g, d, 4, 1, n, 1, L>{});
-  survey<K>(2047, shape<8, 256, b, d, 1, 1, n, 0, F>{}, shape<16, 128, b, d, 1, 1, n, 0, F>{},
-            shape<16, 128, b, d, 1, 1, n, 0, L>{}, shape<32, 64, b, d, 1, 1, n, 0, L>{},
-            shape<32, 64, b, d, 12, 1, n, 0, L>{}, shape<32, 128, g, d, 1, 1, n, 2, L>{},
-            shape<32, 128, g, d, 4, 1, n, 2, L>{}, shape<16, 128, g, d, 1, 1, n, 4, F>{},
-            shape<16, 128, b, st, 1>{}, shape<32, 64, b, st, 1>{});
-  survey<K>(3000, shape<16, 512, b, d, 1, 1, n, 0, F>{}, shape<32, 96, b, d, 8, 1, n, 0, L>{},
-            shape<32, 96, b, d, 10, 1, n, 0, L>{}, shape<16, 256, b, d, 1, 1, n, 0, F>{},
-            shape<16, 256, b, d, 1, 1, n, 0, L>{}, shape<32, 128, b, d, 8, 1, n, 0, L>{},
-            shape<32, 96, b, d, 1, 1, n, 0, F>{}, shape<16, 256, b, st, 1>{},
-            shape<32, 128, b, st, 1>{});
-  survey<K>(4097, shape<16, 512, b, d, 1, 1, n, 0, F>{}, shape<16, 512, b, d, 1, 1, n, 0, L>{},
-            shape<32, 160, b, d, 6, 1, n, 0, L>{}, shape<32, 160, b, d, 1, 1, n, 0, F>{},
-            shape<32, 256, b, d, 4, 1, n, 0, L>{}, shape<16, 320, b, d, 1, 1, n, 0, L>{},
-            shape<16, 320, b, d, 1, 1, n, 0, F>{}, shape<32, 160, b, st, 1>{},
-            shape<32, 256, b, st, 1>{});
-  survey<K>(8191, shape<16, 512, b, d, 1, 1, n, 0, F>{}, shape<16, 512, b, d, 1, 1, n, 0, L>{},
-            shape<32, 256, b, d, 4, 1, n, 0, L>{}, shape<32, 256, b, d, 2, 1, n, 0, L>{},
-            shape<32, 256, b, d, 1, 1, n, 0, F>{}, shape<16, 512, b, d, 2, 1, n, 0, L>{},
-            shape<32, 256, b, st, 1>{}, shape<16, 512, b, st, 1>{});
-  survey<K>(16383, shape<16, 1024, b, d, 1, 1, n, 0, F>{}, shape<16, 1024, b, d, 1, 1, n, 0, L>{},
-            shape<32, 512, b, d, 1, 1, n, 0, F>{}, shape<32, 512, b, d, 2, 1, n, 0, L>{},
-            shape<32, 512, b, d, 1, 1, n, 0, L>{}, shape<32, 512, b, st, 1>{});
-  survey<K>(32767, shape<32, 1024, b, d, 1, 1, n, 0, F>{}, shape<32, 1024, b, d, 1, 1, n, 0, L>{},
-            shape<32, 1024, b, st, 1>{});
+  if constexpr (PIPELINE_SHAPES_MISALIGNED != 3) {
+    survey<K>(300, shape<16, 128, g, d, 1, 1, n, 1, F>{}, shape<16, 128, g, d, 1, 1, n, 1, L>{},
+              shape<32, 128, g, d, 8, 1, n, 1, L>{}, shape<32, 128, g, d, 8, 1, n, 1, F>{},
+              shape<4, 256, b, d, 1, 1, n, 0, F>{}, shape<16, 64, b, d, 1, 1, n, 0, F>{},
+              shape<8, 64, b, d, 1, 1, n, 0, F>{}, shape<8, 64, b, d, 1, 1, n, 0, L>{},
+              shape<4, 128, b, d, 1, 1, n, 0, F>{}, shape<16, 128, g, d, 4, 1, n, 1, F>{});
+    survey<K>(1000, shape<32, 128, g, d, 8, 1, n, 1, L>{}, shape<32, 128, g, d, 8, 1, n, 1, F>{},
+              shape<32, 128, g, d, 1, 1, n, 1, L>{}, shape<4, 256, b, d, 1, 1, n, 0, F>{},
+              shape<16, 64, b, d, 1, 1, n, 0, F>{}, shape<16, 64, b, d, 1, 1, n, 0, L>{},
+              shape<8, 128, b, d, 1, 1, n, 0, F>{}, shape<8, 128, b, d, 1, 1, n, 0, L>{},
+              shape<32, 64, g, d, 8, 1, n, 1, L>{}, shape<32, 256, g, d, 4, 1, n, 1, L>{});
+    survey<K>(2047, shape<8, 256, b, d, 1, 1, n, 0, F>{}, shape<16, 128, b, d, 1, 1, n, 0, F>{},
+              shape<16, 128, b, d, 1, 1, n, 0, L>{}, shape<32, 64, b, d, 1, 1, n, 0, L>{},
+              shape<32, 64, b, d, 12, 1, n, 0, L>{}, shape<32, 128, g, d, 1, 1, n, 2, L>{},
+              shape<32, 128, g, d, 4, 1, n, 2, L>{}, shape<16, 128, g, d, 1, 1, n, 4, F>{},
+              shape<16, 128, b, st, 1>{}, shape<32, 64, b, st, 1>{});
+    survey<K>(3000, shape<16, 512, b, d, 1, 1, n, 0, F>{}, shape<32, 96, b, d, 8, 1, n, 0, L>{},
+              shape<32, 96, b, d, 10, 1, n, 0, L>{}, shape<16, 256, b, d, 1, 1, n, 0, F>{},
+              shape<16, 256, b, d, 1, 1, n, 0, L>{}, shape<32, 128, b, d, 8, 1, n, 0, L>{},
+              shape<32, 96, b, d, 1, 1, n, 0, F>{}, shape<16, 256, b, st, 1>{},
+              shape<32, 128, b, st, 1>{});
+  }
+  if constexpr (PIPELINE_SHAPES_MISALIGNED != 2) {
+    survey<K>(4097, shape<16, 512, b, d, 1, 1, n, 0, F>{}, shape<16, 512, b, d, 1, 1, n, 0, L>{},
+              shape<32, 160, b, d, 6, 1, n, 0, L>{}, shape<32, 160, b, d, 1, 1, n, 0, F>{},
+              shape<32, 256, b, d, 4, 1, n, 0, L>{}, shape<16, 320, b, d, 1, 1, n, 0, L>{},
+              shape<16, 320, b, d, 1, 1, n, 0, F>{}, shape<32, 160, b, st, 1>{},
+              shape<32, 256, b, st, 1>{});
+    survey<K>(8191, shape<16, 512, b, d, 1, 1, n, 0, F>{}, shape<16, 512, b, d, 1, 1, n, 0, L>{},
+              shape<32, 256, b, d, 4, 1, n, 0, L>{}, shape<32, 256, b, d, 2, 1, n, 0, L>{},
+              shape<32, 256, b, d, 1, 1, n, 0, F>{}, shape<16, 512, b, d, 2, 1, n, 0, L>{},
+              shape<32, 256, b, st, 1>{}, shape<16, 512, b, st, 1>{});
+    survey<K>(16383, shape<16, 1024, b, d, 1, 1, n, 0, F>{}, shape<16, 1024, b, d, 1, 1, n, 0, L>{},
+              shape<32, 512, b, d, 1, 1, n, 0, F>{}, shape<32, 512, b, d, 2, 1, n, 0, L>{},
+              shape<32, 512, b, d, 1, 1, n, 0, L>{}, shape<32, 512, b, st, 1>{});
+    survey<K>(32767, shape<32, 1024, b, d, 1, 1, n, 0, F>{}, shape<32, 1024, b, d, 1, 1, n, 0, L>{},
+              shape<32, 1024, b, st, 1>{});
+  }
 }
 
 /// This part's half. Templates all the way down, so that the other half's kernels are not
@@ -962,10 +966,10 @@ template <bool Survey> void run_half() {
     survey_wide<pipeline>();
   } else if constexpr (Survey && narrow_rows) {
     survey_narrow<pipeline>();
-  } else if constexpr (Survey) {
-    survey_all<pipeline>();
   } else if constexpr (Survey && misaligned) {
     survey_misaligned<pipeline>();
+  } else if constexpr (Survey) {
+    survey_all<pipeline>();
   } else if constexpr (misaligned) {
     for (index_t cols : misaligned_widths) {
       width_case w{elements / cols, cols, {}};

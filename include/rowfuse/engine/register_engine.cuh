@@ -265,6 +265,16 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       valid_packs = p + 1;
   auto const col_of = [&](int p) { return (index_t(p) * group + lane) * N; };
 
+  // Single elements of rows that whole warps hold (whole-block rows, rows of whole warps): a
+  // warp's lanes hold consecutive columns at every pack, so a load chain that can draws its
+  // decisions for the lane's P elements with the whole warp at once, at the top of each row and
+  // outside every guard, so that all its lanes take part (draw_by_warp: rf::dropout makes one
+  // Philox call for about six elements instead of one for each). The store side keeps its
+  // draws in place, which skip the packs of +0 a mask leaves: drawn by the warp ahead, the
+  // attention pipeline lost up to 0.28 of copy (bench/NOTES.md, twenty-third session).
+  constexpr bool load_drawn_by_warp =
+      N == 1 && (Config::whole_block || row_warps > 0) && Load::template draws_by_warp<P>;
+
   // Group rows reduce by shuffles in the group, rows of several warps through shared memory
   // across them (every row of the block at one barrier), whole-block rows across the block,
   // cluster rows across every warp of the cluster. Each reduction has its own storage; `buffer`
@@ -485,14 +495,28 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     // where drawing ahead would hold the draws in registers through the row (bench/NOTES.md).
     constexpr bool draw_store_ahead = !staged && P == 1;
     typename Store::template draws_type<N> store_draws[P];
+    [[maybe_unused]] auto const load_words = [&] {
+      if constexpr (load_drawn_by_warp) {
+        int const warp_lane = int(threadIdx.x) & 31;
+        return load.template draw_by_warp<P>(row, col_of(0) - warp_lane, group, cols, warp_lane);
+      } else {
+        return detail::no_state{};
+      }
+    }();
+    auto const load_draw = [&](int p) {
+      if constexpr (load_drawn_by_warp)
+        return load.draw_at_step(load_words, p);
+      else
+        return load.template draw<N>(row, col_of(p), cols);
+    };
+
     float v[P * N];
     [[maybe_unused]] float g[two_streams ? P * N : 1]; // the gradient's values
     auto const transform_pack = [&](int p, input_t const(&raw)[N]) {
       if constexpr (draw_store_ahead)
         store_draws[p] = store.template draw<N>(row, col_of(p), cols);
       float x[N];
-      load.template transform<N>(raw, row, col_of(p), x, load_ctx, reads[p],
-                                 load.template draw<N>(row, col_of(p), cols));
+      load.template transform<N>(raw, row, col_of(p), x, load_ctx, reads[p], load_draw(p));
       if constexpr (two_streams) {
         float gx[N];
         op.gradient.template transform<N>(gradient_raw[p], row, col_of(p), gx, load_ctx,
@@ -546,7 +570,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       ROWFUSE_UNROLL
       for (int p = 0; p < P; ++p)
         if (row_ok && p < valid_packs)
-          row_draws[p] = load.template draw<N>(row, col_of(p), cols);
+          row_draws[p] = load_draw(p);
     }
     [[maybe_unused]] auto const reread_pack = [&](int p, float(&x)[N], bool emit) {
       input_t raw[N];

@@ -20,6 +20,14 @@
 // (inside apply they would wait behind the previous node's arithmetic). A node with a draw may
 // also draw inside apply(x, row, col0, context), seeing the values: the store side after the
 // statistics of an op whose load side masks calls that one (rf::dropout skips a pack of +0).
+// A node with a draw of single elements may also let a warp draw together:
+//   template <int Steps> ROWFUSE_HD std::uint32_t draw_warp(index_t row, index_t warp_col0,
+//                                                           index_t stride, index_t cols,
+//                                                           int lane) const;
+//                  called by all 32 lanes of a warp at once, in one row; bit s is draw<1> of this
+//                  lane's element at step s, (row, warp_col0 + s * stride + lane)
+// which an engine whose lanes hold consecutive single elements calls once a row instead of draw<1>
+// at each (rf::dropout: one Philox call for a block of eight elements, not one each).
 // A node whose read is one pack of an operand of the input's shape (rf::add's tensor, rf::mask's)
 // may name that operand, `view<T const> const& operand_stream() const`: an engine that stages the
 // input through shared memory stages the operand's packs beside it (engine/operand_streams.cuh),
@@ -27,7 +35,9 @@
 // User functors need none of this: rf::load(...) | f wraps f in a map_node.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -73,6 +83,19 @@ template <int N, class Node>
 concept draws_from_index = requires(Node const& node, index_t i) {
   node.template draw<N>(i, i, i);
 };
+template <int Steps, class Node>
+concept draws_by_warp = requires(Node const& node, index_t i) {
+  { node.template draw_warp<Steps>(i, i, i, i, 0) } -> std::same_as<std::uint32_t>;
+};
+
+/// Whether a node of the chain draws single elements from the index.
+template <class... Nodes> inline constexpr bool chain_draws = (... || draws_from_index<1, Nodes>);
+/// Whether a warp can draw a chain's decisions for `Steps` single elements a lane together: one
+/// node draws, and every node that draws can (draws_by_warp).
+template <int Steps, class... Nodes>
+inline constexpr bool chain_draws_by_warp = chain_draws<Nodes...> &&
+                                            (... && (!draws_from_index<1, Nodes> ||
+                                                     draws_by_warp<Steps, Nodes>));
 
 /// A node that names its operand stream (operand_stream(): an operand of the input's shape).
 template <class Node>
@@ -118,6 +141,39 @@ ROWFUSE_HD auto draw_chain(boost::hana::tuple<Nodes...> const& nodes, index_t ro
     return boost::hana::tuple<decltype(draw_node<N>(std::declval<Nodes const&>(), row, col0,
                                                     cols))...>{
         draw_node<N>(boost::hana::at_c<I>(nodes), row, col0, cols)...};
+  }
+  (std::index_sequence_for<Nodes...>{});
+}
+
+/// Every node's draw_warp: for each node that draws, a word whose bit s is its draw<1> at step s.
+template <int Steps, class... Nodes>
+ROWFUSE_HD auto draw_chain_by_warp(boost::hana::tuple<Nodes...> const& nodes, index_t row,
+                                   index_t warp_col0, index_t stride, index_t cols, int lane) {
+  auto const one = [&](auto const& node) {
+    if constexpr (draws_from_index<1, std::remove_cvref_t<decltype(node)>>)
+      return node.template draw_warp<Steps>(row, warp_col0, stride, cols, lane);
+    else
+      return no_state{};
+  };
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return boost::hana::tuple<decltype(one(std::declval<Nodes const&>()))...>{
+        one(boost::hana::at_c<I>(nodes))...};
+  }
+  (std::index_sequence_for<Nodes...>{});
+}
+
+/// The chain's draw<1> at step `step` from draw_chain_by_warp's words.
+template <class... Nodes, class Words>
+ROWFUSE_HD auto draw_chain_at_step(Words const& words, int step) {
+  auto const one = [&](auto const& word) {
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(word)>, no_state>)
+      return no_state{};
+    else
+      return std::uint32_t(word >> step & 1u);
+  };
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return boost::hana::tuple<decltype(one(boost::hana::at_c<I>(words)))...>{
+        one(boost::hana::at_c<I>(words))...};
   }
   (std::index_sequence_for<Nodes...>{});
 }

@@ -105,6 +105,45 @@ struct dropout_node : node_tag {
     return std::uint32_t(bits >> skip) & low_bits<N>;
   }
 
+  /// draw<1> for a warp's single elements, all 32 lanes together (node.hpp's draw_warp): bit s is
+  /// the decision for (row, warp_col0 + s * stride + lane). A step's 32 consecutive elements lie in
+  /// at most five Philox blocks, so lane 5k + b draws block b of step k of each round of six
+  /// steps, and each lane takes its decision from the lane that drew its block: one call for
+  /// about six elements where draw<1> makes one for each.
+  template <int Steps>
+  ROWFUSE_HD std::uint32_t draw_warp(index_t row, index_t warp_col0, index_t stride, index_t cols,
+                                     int lane) const {
+    static_assert(Steps >= 1 && Steps <= 32, "rf::dropout: 1 to 32 steps a word");
+    std::uint32_t bits = 0;
+#ifdef __CUDA_ARCH__
+    std::uint64_t const first = std::uint64_t(row * cols + warp_col0); // lane 0, step 0
+    constexpr int blocks_a_step = 5, steps_a_round = 6;                // 30 of the 32 lanes draw
+    // One round at a time: unrolled, ptxas ran the rounds' Philox calls side by side and the
+    // kernels took up to twice the registers (bench/NOTES.md).
+    ROWFUSE_NO_UNROLL
+    for (int round = 0; round * steps_a_round < Steps; ++round) {
+      int const drawn_step = round * steps_a_round + lane / blocks_a_step;
+      std::uint64_t const drawn_block =
+          (first + std::uint64_t(drawn_step) * std::uint64_t(stride)) / 8 + lane % blocks_a_step;
+      std::uint32_t const byte = keep_byte(detail::philox_quad(keys, offset, drawn_block));
+      ROWFUSE_UNROLL
+      for (int k = 0; k < steps_a_round; ++k) {
+        int const s = round * steps_a_round + k;
+        std::uint64_t const step_first = first + std::uint64_t(s) * std::uint64_t(stride);
+        std::uint64_t const i = step_first + std::uint64_t(lane);
+        int const source = blocks_a_step * k + int(i / 8 - step_first / 8);
+        std::uint32_t const from_source = __shfl_sync(0xffffffffu, byte, source);
+        if (s < Steps)
+          bits |= (from_source >> (i % 8) & 1u) << s;
+      }
+    }
+#else
+    for (int s = 0; s < Steps; ++s)
+      bits |= draw<1>(row, warp_col0 + index_t(s) * stride + lane, cols) << s;
+#endif
+    return bits;
+  }
+
   /// Applies the decisions `keep` (from draw<N> at the same place) to x.
   template <int N, class V, class Context>
   ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context,
