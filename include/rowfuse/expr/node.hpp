@@ -27,7 +27,7 @@
 //                  called by all 32 lanes of a warp at once, in one row; bit s is draw<1> of this
 //                  lane's element at step s, (row, warp_col0 + s * stride + lane)
 // which an engine whose lanes hold consecutive single elements calls once a row instead of draw<1>
-// at each (rf::dropout: one Philox call for a block of eight elements, not one each).
+// at each (rf::dropout: one Philox call for about six elements, not one each).
 // A node whose read is one pack of an operand of the input's shape (rf::add's tensor, rf::mask's)
 // may name that operand, `view<T const> const& operand_stream() const`: an engine that stages the
 // input through shared memory stages the operand's packs beside it (engine/operand_streams.cuh),
