@@ -270,8 +270,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // decisions for the lane's P elements with the whole warp at once, at the top of each row and
   // outside every guard, so that all its lanes take part (draw_by_warp: rf::dropout makes one
   // Philox call for about six elements instead of one for each). The store side keeps its
-  // draws in place, which skip the packs of +0 a mask leaves: drawn by the warp ahead, the
-  // attention pipeline lost up to 0.28 of copy (bench/NOTES.md, twenty-third session).
+  // draws in place, which skip the packs of +0 a mask leaves and so cost less there
+  // (bench/NOTES.md).
   constexpr bool load_drawn_by_warp =
       N == 1 && (Config::whole_block || row_warps > 0) && Load::template draws_by_warp<P>;
 
