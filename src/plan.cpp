@@ -38,6 +38,8 @@ std::ostream& operator<<(std::ostream& out, plan const& p) {
   if (p.engine == engine_kind::automatic)
     return out << "nothing to do";
   out << to_string(p.engine) << ", pack " << p.pack;
+  if (p.phased)
+    out << " phased";
   if (p.shape >= 0)
     out << ", " << p.packs << " packs/thread";
   out << ", " << p.group << " threads/row, block " << p.block_threads << ", grid " << p.grid;
@@ -254,6 +256,23 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
                   " with packs of ", pack, " (", to_string(forced), " holds at most ", most,
                   " columns)");
   }
+  return p;
+}
+
+plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
+                     device_info const& device, std::span<tuning::register_shape const> shapes) {
+  index_t const whole = cols / pack * pack;
+  plan p = try_plan(op, rows, whole, pack, forced, device, shapes);
+  p.cols = cols;
+  if (!p.refused.empty())
+    return p;
+  bool const in_registers = p.engine == engine_kind::warp_rows ||
+                            p.engine == engine_kind::block_rows ||
+                            p.engine == engine_kind::cluster_rows;
+  if (whole == 0 || !in_registers || p.group < 2 * pack - 2)
+    return refuse(p, op, ": phased rows of packs of ", pack, " need a register shape whose row ",
+                  "spans at least ", 2 * pack - 2, " lanes for cols = ", cols);
+  p.phased = true;
   return p;
 }
 

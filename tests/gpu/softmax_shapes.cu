@@ -42,9 +42,15 @@ template <class T, bool Log> void check_width(long cols, std::mt19937& rng) {
     };
     std::vector<test::planned> const plans = test::plans_for(call);
     // The planner's pack rule, stated independently: 16-byte packs where cols is a multiple of
-    // the pack and every row start is 16-byte aligned, single elements otherwise.
+    // the pack and every row start is 16-byte aligned; otherwise phased packs (input and output
+    // share their layout) where a register row holds the width, single elements past them.
     int const wide = rf::detail::widest_pack<T>;
-    CHECK(plans.front().plan.pack == (cols % wide == 0 && l.offset == 0 ? wide : 1));
+    rf::plan const& automatic = plans.front().plan;
+    bool const aligned = cols % wide == 0 && l.offset == 0;
+    CHECK(automatic.pack == (aligned || automatic.phased ? wide : 1));
+    CHECK(automatic.phased == (!aligned && automatic.pack == wide));
+    if (!aligned && cols >= 256 && cols <= 32768)
+      CHECK(automatic.phased);
     for (test::planned const& each : plans) {
       test::poison(y.host);
       y.upload();

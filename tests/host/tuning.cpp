@@ -9,6 +9,7 @@
 #include <functional>
 #include <iterator>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <rowfuse/dispatch/plan.hpp>
@@ -335,4 +336,40 @@ TEST_CASE("single 16-bit elements from 257 to 1024 columns: a warp a row, its 32
     CHECK(forced.group == 32);
     CHECK(shapes[std::size_t(forced.shape)].row_warps == 1);
   }
+}
+
+TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers, 16+ lanes a row") {
+  rf::device_info const h100 = test::described_device();
+  auto const wide = rf::detail::register_shapes(2, 8, shape_family::softmax);
+  auto const phased = [&](rf::index_t cols, rf::engine_kind forced = rf::engine_kind::automatic) {
+    return rf::detail::try_phased_plan("softmax", 4096, cols, 8, forced, h100, wide);
+  };
+  // 4097 columns hold at most 512 whole packs (the head and tail are single elements): the
+  // 4096-column row, as 4096 aligned columns plan it, not the 8192-column one.
+  rf::plan const at_4097 = phased(4097);
+  rf::plan const at_4096 =
+      rf::detail::choose_plan("softmax", 4096, 4096, 8, rf::engine_kind::automatic, h100, wide);
+  CHECK(at_4097.phased);
+  CHECK(at_4097.refused.empty());
+  CHECK(at_4097.cols == 4097);
+  CHECK(at_4097.shape == at_4096.shape);
+  CHECK(at_4097.pack == 8);
+  // Every register engine up to the widest row.
+  for (rf::index_t cols : {300, 1000, 2047, 8191, 16383, 32767, 100003, 262151}) {
+    CAPTURE(cols);
+    rf::plan const p = phased(cols);
+    CHECK(p.phased);
+    CHECK(p.group >= 14);
+    CHECK(wide[std::size_t(p.shape)].max_cols >= cols / 8 * 8);
+  }
+  // Rows of fewer than 14 lanes (a pack or two a lane on narrow rows), no whole pack, rows past
+  // the registers and engines that hold no row in registers: not phased, and the plan says why.
+  for (rf::index_t cols : {5, 40, 300000}) {
+    CAPTURE(cols);
+    rf::plan const p = phased(cols);
+    CHECK(!p.phased);
+    CHECK(p.refused.find("phased") != std::string::npos);
+  }
+  CHECK(!phased(4097, rf::engine_kind::block_smem).phased);
+  CHECK(phased(4097, rf::engine_kind::cluster_rows).phased);
 }

@@ -120,11 +120,12 @@ template <auto const& Table, int N, cols_range Range> constexpr bool past_regist
   return Range.max > widest;
 }
 
-template <auto const& Table, std::size_t I, int N> struct register_kernel_config {
+template <auto const& Table, std::size_t I, int N, bool Phased = false>
+struct register_kernel_config {
   static constexpr tuning::register_shape shape = Table[I];
   using type = register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
                                shape.cluster_blocks, shape.min_blocks_per_sm, shape.reads_row_first,
-                               shape.row_warps, shape.columns, shape.stages_operands>;
+                               shape.row_warps, shape.columns, shape.stages_operands, Phased>;
 };
 
 /// Launches `kernel` with clusters of `cluster_blocks` (1: a plain launch) for the completed plan.
@@ -218,8 +219,9 @@ template <std::size_t Count, class Body> void for_each_index(Body&& body) {
   (std::make_index_sequence<Count>{});
 }
 
-/// The kernels of one pack width N: the plan's register shape, or an engine past the registers.
-template <int N, cols_range Range, class Op, class Load, class Store>
+/// The kernels of one pack width N: the plan's register shape, or an engine past the registers;
+/// `Phased`: the register shapes on phased rows (plan::phased), which never go past them.
+template <int N, cols_range Range, bool Phased, class Op, class Load, class Store>
 bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store,
                      cudaStream_t stream, bool dry_run) {
   using T = typename Load::element_type;
@@ -229,13 +231,13 @@ bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store
     constexpr std::size_t I = decltype(index)::value;
     if constexpr (admitted<table, I, N, Range>()) {
       if (!launched && p.shape == int(I)) {
-        launch_register<typename register_kernel_config<table, I, N>::type>(p, op, load, store,
-                                                                            stream, dry_run);
+        launch_register<typename register_kernel_config<table, I, N, Phased>::type>(
+            p, op, load, store, stream, dry_run);
         launched = true;
       }
     }
   });
-  if constexpr (past_registers<table, N, Range>()) {
+  if constexpr (!Phased && past_registers<table, N, Range>()) {
     constexpr int B = tuning::streaming_block_threads;
     if (p.engine == engine_kind::block_smem)
       launch_streaming<engine::streaming_config<N, B, true>>(p, op, load, store, stream, dry_run);
@@ -254,6 +256,14 @@ bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store
     return true;
   }
   return launched;
+}
+
+/// Whether packs of N can run a call on phased rows (plan::phased): the input is on its element
+/// grid, and every other view and operand on the pack grid wherever the input's row is.
+template <int N, class Load, class Store> bool phases_allow(Load const& load, Store const& store) {
+  auto const phase = row_phase::of(load.input);
+  return phase.template admits<N>(load.input) && phase.template admits<N>(store.output) &&
+         chain_allows_phased_pack<N>(load, phase) && chain_allows_phased_pack<N>(store, phase);
 }
 
 /// Binds and checks the expressions, plans, completes the plan and launches its kernel (unless
@@ -283,6 +293,12 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
          "] this call was compiled for");
 
   int const pack = wide_ok ? wide : 1;
+  auto const plan_with = [&](int with_pack) {
+    return try_plan(Op::name, rows, cols, with_pack, options.engine, dev,
+                    register_shapes(int(sizeof(T)), with_pack, shape_family_of<Op, Load, Store>),
+                    engine::cluster_cache_bytes<Op, Load>,
+                    int(sizeof(float)) * engine::cached_streams<Op>);
+  };
   plan p = options.pack > 1 && !wide_ok
                ? plan{.op = Op::name,
                       .rows = rows,
@@ -291,18 +307,31 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
                       .refused = message(Op::name, ": pack = ", options.pack,
                                          " was forced but the views or cols = ", cols,
                                          " do not allow packs of ", wide)}
-               : try_plan(Op::name, rows, cols, pack, options.engine, dev,
-                          register_shapes(int(sizeof(T)), pack, shape_family_of<Op, Load, Store>),
-                          engine::cluster_cache_bytes<Op, Load>,
-                          int(sizeof(float)) * engine::cached_streams<Op>);
+               : plan_with(pack);
+  // Rows off the grid take phased packs where every view's rows start equally far off it and a
+  // register shape holds the row's whole packs (try_phased_plan); single elements elsewhere.
+  if constexpr (engine::phased_op<Op, wide>) {
+    if (!wide_ok && options.pack == 0 && phases_allow<wide>(load, store)) {
+      plan const phased =
+          try_phased_plan(Op::name, rows, cols, wide, options.engine, dev,
+                          register_shapes(int(sizeof(T)), wide, shape_family_of<Op, Load, Store>));
+      if (phased.phased)
+        p = phased;
+    }
+  }
   if (!p.refused.empty() && !options.dry_run)
     throw error(p.refused);
   if (p.engine == engine_kind::automatic)
     return p; // rows == 0 or cols == 0 (nothing to do), or a dry run's refusal
 
-  bool const launched =
-      pack == wide ? launch_for_pack<wide, Range>(p, op, load, store, stream, options.dry_run)
-                   : launch_for_pack<1, Range>(p, op, load, store, stream, options.dry_run);
+  bool const launched = [&] {
+    if constexpr (engine::phased_op<Op, wide>)
+      if (p.phased)
+        return launch_for_pack<wide, Range, true>(p, op, load, store, stream, options.dry_run);
+    return pack == wide
+               ? launch_for_pack<wide, Range, false>(p, op, load, store, stream, options.dry_run)
+               : launch_for_pack<1, Range, false>(p, op, load, store, stream, options.dry_run);
+  }();
   if (!launched) {
     std::string const why =
         message(Op::name, ": the plan ", explain(p), " needs a kernel this call's cols_range [",

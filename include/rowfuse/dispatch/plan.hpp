@@ -43,9 +43,12 @@ struct plan {
   index_t cols = 0;
   engine_kind engine = engine_kind::automatic; // automatic here means "nothing to launch"
   int pack = 1;                                // elements per vector access
-  int packs = 1;                               // packs per thread per row (register engines)
-  int group = 1;                               // threads per row
-  int cluster_blocks = 1;                      // blocks per row (block_cluster)
+  /// Register engines over rows off the 16-byte grid: each row's packs start at its first column
+  /// on it, the columns before and after them are single elements (engine/phased_row.cuh).
+  bool phased = false;
+  int packs = 1;           // packs per thread per row (register engines)
+  int group = 1;           // threads per row
+  int cluster_blocks = 1;  // blocks per row (block_cluster)
   bool staged = false;     // register engines: the input travels by cp.async through shared memory
   bool persistent = false; // a grid of resident blocks looping over the tiles, not one a tile
   int shape = -1;          // register engines: the row of the tuning table (dispatch/tuning.hpp)
@@ -94,6 +97,13 @@ std::span<tuning::register_shape const> register_shapes(int element_bytes, int p
 plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
               device_info const& device, std::span<tuning::register_shape const> shapes,
               int cluster_cache_bytes = 4, int streaming_cache_bytes = 4);
+
+/// try_plan for phased rows of packs of `pack` (plan::phased; the caller checks the views): the
+/// shapes that hold a row's whole packs, at most cols / pack of them (its head and tail are single
+/// elements), in registers, a row spanning at least 2 x pack - 2 lanes (one edge element a lane).
+/// Where none does, the plan is not phased and says why in `refused`.
+plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
+                     device_info const& device, std::span<tuning::register_shape const> shapes);
 
 /// try_plan, throwing rowfuse::error with the refusal.
 plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,

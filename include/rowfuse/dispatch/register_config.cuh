@@ -17,11 +17,13 @@ namespace rowfuse::detail {
 /// `ReadsRowFirst`: single elements narrower than a float are all read before any arithmetic
 /// (tuning::register_shape::reads_row_first). `Columns`: where an op's per-column operands wait for
 /// their use (tuning::register_shape::columns). `StagesOperands`: a load chain's operand streams
-/// are staged beside the input (tuning::register_shape::stages_operands).
+/// are staged beside the input (tuning::register_shape::stages_operands). `Phased`: each row's
+/// packs start at its first column on the 16-byte grid, and its edges are single elements
+/// (engine/phased_row.cuh), for views whose rows start off the grid.
 template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false,
           int ClusterBlocks = 1, int MinBlocksPerSM = 1, bool ReadsRowFirst = true,
           int RowWarps = 0, tuning::column_placement Columns = tuning::column_placement::per_engine,
-          bool StagesOperands = false>
+          bool StagesOperands = false, bool Phased = false>
 struct register_config {
   static_assert(ClusterBlocks == 1 || WholeBlock, "a cluster holds whole-block rows");
   static_assert(RowWarps == 0 || !WholeBlock, "whole warps a row are a group row's shape");
@@ -49,6 +51,7 @@ struct register_config {
   static constexpr int kept_column_values = tuning::kept_column_values;
   static constexpr int staged_gradient_max_bytes = tuning::staged_gradient_max_bytes;
   static constexpr bool stages_operands = StagesOperands;
+  static constexpr bool phased = Phased;
   /// Whether a thread keeps `sum_values` running chunk sums in registers (tuning.hpp).
   static constexpr bool keeps_chunk_sums(int sum_values) {
     bool const capped = 65536 / (BlockThreads * MinBlocksPerSM) < 255;

@@ -12,7 +12,9 @@
 // Thread `lane` of a row's group (for a cluster: rank * block threads + thread) holds packs
 // p = 0 .. Packs-1 at columns (p * group + lane) * N .. +N: consecutive lanes touch consecutive
 // 16-byte pieces (coalesced), and a lane's valid packs are a prefix, which the op's reductions
-// take as a count.
+// take as a count. On phased rows (views off the 16-byte grid, phased_row.cuh) the packs start at
+// the row's first column on the grid, and lanes 0 .. edges-1 hold one more element each, of the
+// row's head or tail.
 //
 // The grid is one block (or cluster) per tile of rows, or fewer that loop over the tiles: the
 // launcher decides (dispatch/launch.cuh). Every loop bound depends only on the block (cluster),
@@ -30,6 +32,7 @@
 #include "cluster_exchange.cuh"
 #include "common.cuh"
 #include "operand_streams.cuh"
+#include "phased_row.cuh"
 #include "pure_chain.hpp"
 
 namespace rowfuse::engine {
@@ -79,6 +82,13 @@ template <class Op, int N>
 inline constexpr bool reads_columns<
     Op, N, std::void_t<decltype(std::declval<Op const&>().template read_columns<N>(index_t(0)))>> =
     true;
+
+/// Ops whose rows can be phased (register_config::phased, phased_row.cuh): the two-phase forward
+/// ops without per-column operands (softmax, log-softmax). A lane's edge element joins each phase
+/// as a pack of one.
+template <class Op, int N>
+inline constexpr bool phased_op =
+    two_phase_op<Op> && !gradient_op<Op> && !reads_columns<Op, N> && !ordered_rows_op<Op>;
 
 /// A gradient_op's second stream as the kernel holds it; a stand-in of no size for other ops.
 template <class Op, bool = gradient_op<Op>> struct second_stream {
@@ -257,13 +267,33 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       return first + int(threadIdx.x) / group;
   };
 
-  // This lane's packs inside the row: a prefix of 0 .. P-1, the same for every row.
+  // This lane's packs inside the row: a prefix of 0 .. P-1, the same for every row but on phased
+  // rows (phased_row), whose whole packs start at each row's first column on the grid.
+  constexpr bool phased = Config::phased;
+  static_assert(!phased || phased_op<Op, N>, "phased rows run the ops of engine::phased_op");
+  auto const lane_packs = [&](index_t whole_packs) {
+    int count = 0;
+    ROWFUSE_UNROLL
+    for (int p = 0; p < P; ++p)
+      if (index_t(p) * group + lane < whole_packs)
+        count = p + 1;
+    return count;
+  };
   int valid_packs = 0;
-  ROWFUSE_UNROLL
-  for (int p = 0; p < P; ++p)
-    if ((index_t(p) * group + lane) * N < cols)
-      valid_packs = p + 1;
-  auto const col_of = [&](int p) { return (index_t(p) * group + lane) * N; };
+  if constexpr (!phased) {
+    ROWFUSE_UNROLL
+    for (int p = 0; p < P; ++p)
+      if ((index_t(p) * group + lane) * N < cols)
+        valid_packs = p + 1;
+  }
+  auto const lane_col = [&](int p) { return (index_t(p) * group + lane) * N; };
+  [[maybe_unused]] index_t row_first = 0; // a phased row's first column on the grid
+  auto const col_of = [&](int p) {
+    if constexpr (phased)
+      return row_first + lane_col(p);
+    else
+      return lane_col(p);
+  };
 
   // Single elements of rows that whole warps hold (whole-block rows, rows of whole warps): a
   // warp's lanes hold consecutive columns at every pack, so a load chain that can draws its
@@ -392,17 +422,25 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   auto const stage_row = [&](index_t r, int slot) {
     if constexpr (staged) {
       if (r < rows) {
+        // Row r's packs: on phased rows its own (r is the next row, not this one).
+        int packs = valid_packs;
+        index_t first_col = 0;
+        if constexpr (phased) {
+          auto const layout = phased_row<N>::at(load.input.dense_row(r), cols);
+          packs = lane_packs(layout.packs);
+          first_col = layout.first;
+        }
         ROWFUSE_UNROLL
         for (int p = 0; p < P; ++p) {
-          if (p < valid_packs) {
-            detail::async_copy_pack<N>(staged_pack(slot, p), load.input.dense_row(r) + col_of(p));
+          if (p < packs) {
+            index_t const col = first_col + lane_col(p);
+            detail::async_copy_pack<N>(staged_pack(slot, p), load.input.dense_row(r) + col);
             if constexpr (gradient_staged)
               detail::async_copy_pack<N>(staged_gradient_pack(slot, p),
-                                         op.gradient.input.dense_row(r) + col_of(p));
+                                         op.gradient.input.dense_row(r) + col);
             if constexpr (operands_staged)
-              operand_streams<Load>::template stage<N>(load, r, col_of(p), operand_regions,
-                                                       streams::region_elements,
-                                                       staged_index(slot, p));
+              operand_streams<Load>::template stage<N>(
+                  load, r, col, operand_regions, streams::region_elements, staged_index(slot, p));
           }
         }
       }
@@ -415,6 +453,12 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   for (index_t first = first_row; first < walk_end; first += row_step, buffer ^= 1, ++step) {
     index_t const row = row_at(first, step);
     bool const row_ok = row < rows;
+    [[maybe_unused]] phased_row<N> layout{};
+    if constexpr (phased) {
+      layout = phased_row<N>::at(load.input.dense_row(row), cols);
+      row_first = layout.first;
+      valid_packs = lane_packs(layout.packs);
+    }
     auto const next_row = [&] {
       if constexpr (chunked)
         return row_at(first + row_step, step + 1);
@@ -490,6 +534,19 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         }
       }
     }
+    // A phased row's edge element of this lane (phased_row): its loads issued with the packs',
+    // transformed after them.
+    [[maybe_unused]] bool const has_edge = phased && row_ok && lane < layout.edges;
+    [[maybe_unused]] index_t edge_col = 0;
+    [[maybe_unused]] input_t edge_raw[1];
+    [[maybe_unused]] typename Load::template reads_type<1> edge_reads;
+    if constexpr (phased) {
+      if (has_edge) {
+        edge_col = layout.edge_column(lane);
+        load.template read_input<1>(row, edge_col, edge_raw);
+        edge_reads = load.template read<1>(row, edge_col);
+      }
+    }
     // The store side's index-only work (dropout's Philox) runs while the input's load is in
     // flight where a lane holds one pack and nothing is staged; elsewhere after the statistics,
     // where drawing ahead would hold the draws in registers through the row (bench/NOTES.md).
@@ -560,6 +617,14 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         }
       }
     }
+
+    // The edge element's value, after the packs' (its load has had their time to land).
+    [[maybe_unused]] float edge[1] = {0.0f};
+    if constexpr (phased)
+      if (has_edge)
+        load.template transform<1>(edge_raw, row, edge_col, edge, load_ctx, edge_reads,
+                                   load.template draw<1>(row, edge_col, cols));
+    [[maybe_unused]] int const edge_n = has_edge ? 1 : 0;
 
     // A row read back (rereads): pack p's values from the staging slot through the load chain,
     // as the transform loop above makes them. The chain's draws (dropout's decisions) are made
@@ -674,6 +739,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       auto const first_local = [&] {
         if constexpr (rereads)
           return over_slot([&](float(&x)[N], int count) { return op.phase1(x, count); }, merge1);
+        else if constexpr (phased)
+          return op.merge1(over_values([&](int count) { return op.phase1(v, count); }),
+                           op.phase1(edge, edge_n));
         else
           return over_values([&](int count) { return op.phase1(v, count); });
       }();
@@ -685,6 +753,10 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           return over_slot(
               [&](float(&x)[N], int count) { return op.phase2(x, count, first_total, cols); },
               [&](auto a, auto b) { return op.merge2(a, b); });
+        else if constexpr (phased)
+          return op.merge2(
+              over_values([&](int count) { return op.phase2(v, count, first_total, cols); }),
+              op.phase2(edge, edge_n, first_total, cols));
         else
           return over_values([&](int count) { return op.phase2(v, count, first_total, cols); });
       }();
@@ -707,6 +779,12 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         else
           op.template finish2<N>(y, stats, row, col0);
       });
+      if constexpr (phased) {
+        if (has_edge) {
+          op.template finish2<1>(edge, stats, row, edge_col);
+          store.template store<1, masks_packs<Load>>(row, edge_col, edge, store_ctx);
+        }
+      }
       if constexpr (rereads)
         refill_single_slot();
     } else {

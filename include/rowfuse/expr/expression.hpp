@@ -319,4 +319,19 @@ template <int N, class Expr> bool chain_allows_pack(Expr const& expr) {
   });
 }
 
+/// Whether every operand of a chain is on the grid of packs of N wherever the input's row is
+/// (phased rows; node.hpp): a node without phased_for_pack says no.
+template <int N, class Expr>
+bool chain_allows_phased_pack(Expr const& expr, detail::row_phase const& phase) {
+  return hana::unpack(expr.nodes, [&](auto const&... node) {
+    auto const allows = [&](auto const& one) {
+      if constexpr (requires { one.template phased_for_pack<N>(phase); })
+        return one.template phased_for_pack<N>(phase);
+      else
+        return false;
+    };
+    return (true && ... && allows(node));
+  });
+}
+
 } // namespace rowfuse

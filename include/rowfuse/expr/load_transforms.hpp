@@ -53,6 +53,7 @@ struct scale_node : node_tag {
   }
   scale_node bind(char const*, index_t, index_t) const { return *this; }
   template <int N> bool aligned_for_pack() const { return true; }
+  template <int N> bool phased_for_pack(detail::row_phase const&) const { return true; }
 };
 
 /// Adds a per-column vector of length cols.
@@ -76,6 +77,9 @@ template <class T> struct bias_node : node_tag {
     return bound;
   }
   template <int N> bool aligned_for_pack() const { return detail::view_allows_pack<N>(vector); }
+  template <int N> bool phased_for_pack(detail::row_phase const& phase) const {
+    return phase.admits_columns<N>(vector);
+  }
 };
 
 /// Adds a full-shape or broadcast tensor: a residual, an additive attention mask, ALiBi.
@@ -98,6 +102,9 @@ template <class T> struct add_node : node_tag {
     return {{}, operand.bind(where, "add operand", rows, cols)};
   }
   template <int N> bool aligned_for_pack() const { return detail::view_allows_pack<N>(operand); }
+  template <int N> bool phased_for_pack(detail::row_phase const& phase) const {
+    return phase.admits<N>(operand);
+  }
 };
 
 /// Replaces masked elements (mask element nonzero, as in masked_fill) by `fill`, -inf unless
@@ -123,6 +130,9 @@ template <class M> struct mask_node : node_tag {
     return {{}, mask.bind(where, "mask", rows, cols), fill};
   }
   template <int N> bool aligned_for_pack() const { return detail::view_allows_pack<N>(mask); }
+  template <int N> bool phased_for_pack(detail::row_phase const& phase) const {
+    return phase.admits<N>(mask);
+  }
 };
 
 template <class N> inline constexpr bool is_mask_node = false;
@@ -166,6 +176,7 @@ struct causal_mask_node : node_tag {
     return bound;
   }
   template <int N> bool aligned_for_pack() const { return true; }
+  template <int N> bool phased_for_pack(detail::row_phase const&) const { return true; }
 };
 
 /// Writes the value as it is at this point of the chain to `target` (rounded to its type) and
@@ -198,6 +209,9 @@ template <class T> struct tee_node : node_tag {
     return {{}, target.bind(where, "tee target", rows, cols)};
   }
   template <int N> bool aligned_for_pack() const { return detail::view_allows_pack<N>(target); }
+  template <int N> bool phased_for_pack(detail::row_phase const& phase) const {
+    return phase.admits<N>(target);
+  }
 };
 
 template <class N> inline constexpr bool is_tee_node = false;
@@ -222,6 +236,7 @@ template <class F> struct map_node : node_tag {
   }
   map_node bind(char const*, index_t, index_t) const { return *this; }
   template <int N> bool aligned_for_pack() const { return true; }
+  template <int N> bool phased_for_pack(detail::row_phase const&) const { return true; }
 };
 
 // ---- the spellings users write ------------------------------------------------------------

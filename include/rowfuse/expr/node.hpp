@@ -9,6 +9,10 @@
 //                  the host reference
 //   Node bind(char const* where, index_t rows, index_t cols) const;   checks, host only
 //   template <int N> bool aligned_for_pack() const;   may packs of N touch its operands
+// and, to run on phased rows (rows off the 16-byte grid read in packs from each row's first column
+// on it, engine/phased_row.cuh), without which a chain holding the node runs on single elements:
+//   template <int N> bool phased_for_pack(detail::row_phase const&) const;
+//                  are its operands on the grid wherever the input's row is (row_phase::admits)
 // and, for what a node needs that does not depend on the values, one of two optional hooks:
 //   template <int N> ROWFUSE_HD State read(index_t row, index_t col0) const;
 //                  the node's operand pack from memory (bias, add, mask)

@@ -235,6 +235,9 @@ struct dropout_node : node_tag {
     return keep_mask.data == nullptr ||
            keep_mask.aligned_to(detail::pack_alignment<std::uint8_t, N>);
   }
+  template <int N> bool phased_for_pack(detail::row_phase const& phase) const {
+    return keep_mask.data == nullptr || phase.admits<N>(keep_mask);
+  }
 };
 
 /// Inverted dropout with a stored keep mask: element (row, col) is multiplied by 1 / (1 - p)
@@ -274,6 +277,9 @@ struct keep_mask_node : node_tag {
     return bound;
   }
   template <int N> bool aligned_for_pack() const { return detail::view_allows_pack<N>(keep_mask); }
+  template <int N> bool phased_for_pack(detail::row_phase const& phase) const {
+    return phase.admits<N>(keep_mask);
+  }
 };
 
 /// Rounds the result to T on the way out, after multiplying it by `scale` (fp8 recipes divide
@@ -312,6 +318,7 @@ template <class T> struct cast_node : node_tag {
     return *this;
   }
   template <int N> bool aligned_for_pack() const { return true; }
+  template <int N> bool phased_for_pack(detail::row_phase const&) const { return true; }
 };
 
 template <class T> inline constexpr bool is_cast_node = false;

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "../detail/config.hpp"
+#include "../detail/vector_io.hpp"
 #include "../error.hpp"
 
 namespace rowfuse {
@@ -101,6 +102,52 @@ template <class T> struct view {
     return bound;
   }
 };
+
+namespace detail {
+
+/// Where the rows of a call's input start against the grid of packs of N elements (the register
+/// engine's phased rows, engine/phased_row.cuh): row r at element r * ld + start of the address
+/// space in units of the input's element. Another view may be read or written in the same packs
+/// when each of its rows starts as far off the grid as the input's row, in units of its own pack
+/// alignment; a per-column vector (a bias), when every input row starts equally far off it.
+struct row_phase {
+  std::uintptr_t start = 0; // the input's address / its element size
+  index_t ld = 0;
+  index_t rows = 0;
+
+  template <class T> static row_phase of(view<T> const& input) {
+    return {reinterpret_cast<std::uintptr_t>(input.data) / sizeof(T), input.ld, input.rows};
+  }
+
+  /// Whether `other`'s rows (dense: no broadcast map) start as far off its grid as the input's.
+  template <int N, class T> bool admits(view<T> const& other) const {
+    return other.map.rank == 0 && same_start<N>(other) &&
+           (rows <= 1 || lag<N, T>(index_t(other.ld) - ld) == 0);
+  }
+  /// Whether a vector read at the same columns in every row (rf::bias) sits on the grid wherever
+  /// the input's rows do.
+  template <int N, class T> bool admits_columns(view<T> const& vector) const {
+    return same_start<N>(vector) && (rows <= 1 || lag<N, T>(ld) == 0);
+  }
+
+private:
+  /// Elements of T that one pack's alignment spans (a divisor of N).
+  template <int N, class T>
+  static constexpr index_t span = index_t(pack_alignment<std::remove_cv_t<T>, N>) /
+                                  index_t(sizeof(std::remove_cv_t<T>));
+  template <int N, class T> static index_t lag(index_t elements) {
+    index_t const rest = elements % span<N, T>;
+    return rest < 0 ? rest + span<N, T> : rest;
+  }
+  template <int N, class T> bool same_start(view<T> const& other) const {
+    auto const address = reinterpret_cast<std::uintptr_t>(other.data);
+    using element = std::remove_cv_t<T>;
+    return address % sizeof(element) == 0 &&
+           (address / sizeof(element) - start) % std::uintptr_t(span<N, T>) == 0;
+  }
+};
+
+} // namespace detail
 
 /// A dense row-major tensor; `ld` defaults to `cols`. Shapes left at -1 are the op's.
 template <class T>

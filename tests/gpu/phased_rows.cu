@@ -1,0 +1,184 @@
+// Phased rows (plan::phased, engine/phased_row.cuh): views off the 16-byte grid read in packs
+// from each row's first column on it, the row's edges as single elements. softmax, log-softmax
+// and the attention chain against the host reference on every engine and pack a call plans, with
+// rows that start at every offset from the grid, widths from a few columns to cluster rows, and
+// the elements around each row (its ld padding, the buffer before it) left as they were.
+#include "support.cuh"
+
+namespace {
+
+/// Where a test's views lie: the first element `offset` elements into the buffer, rows `ld` apart.
+struct layout {
+  long ld_extra; // ld = cols + ld_extra
+  long offset;
+};
+
+/// Whether every element of `buffer` outside the [rows, cols] view (ld, offset) is still poison.
+template <class T>
+bool untouched_outside(std::vector<T> const& buffer, long rows, long cols, long ld, long offset) {
+  for (long i = 0; i < long(buffer.size()); ++i) {
+    long const in_view = i - offset;
+    bool const inside = in_view >= 0 && in_view / ld < rows && in_view % ld < cols;
+    if (!inside && !test::is_poison(buffer[std::size_t(i)]))
+      return false;
+  }
+  return true;
+}
+
+long rows_for(long cols) {
+  if (test::small_mode())
+    return std::max(2L, std::min(16L, (1L << 13) / cols));
+  return std::max(5L, std::min(700L, (1L << 19) / cols));
+}
+
+template <class T, bool Log> void check_op(long cols, layout l, std::mt19937& rng) {
+  long const rows = rows_for(cols), ld = cols + l.ld_extra;
+  CAPTURE(cols);
+  CAPTURE(rows);
+  CAPTURE(ld);
+  CAPTURE(l.offset);
+  std::size_t const size = std::size_t(l.offset + rows * ld + 8);
+  test::mirrored<T> x(size), y(size), y_ref(size);
+  test::fill_uniform(x.host, rng);
+  x.upload();
+  auto const exact = Log ? rf::reference::log_softmax(rf::load(x.h(l.offset), rows, cols, ld),
+                                                      rf::store(y_ref.h(l.offset), ld))
+                         : rf::reference::softmax(rf::load(x.h(l.offset), rows, cols, ld),
+                                                  rf::store(y_ref.h(l.offset), ld));
+  auto const load = rf::load(static_cast<T const*>(x.d(l.offset)), rows, cols, ld);
+  auto const store = rf::store(y.d(l.offset), ld);
+  auto const call = [&](rf::launch_options options) {
+    return Log ? rf::log_softmax(load, store, nullptr, options)
+               : rf::softmax(load, store, nullptr, options);
+  };
+  std::vector<test::planned> const plans = test::plans_for(call);
+  int const wide = rf::detail::widest_pack<T>;
+  bool const aligned = cols % wide == 0 && l.offset % wide == 0 && l.ld_extra % wide == 0;
+  rf::plan const& automatic = plans.front().plan;
+  // Input and output share their layout, so rows off the grid take phased packs wherever a
+  // register row holds the width (to 32768 columns in every table), the edges one a lane.
+  if (!aligned && cols >= 256 && cols <= 32768) {
+    CHECK(automatic.phased);
+    CHECK(automatic.pack == wide);
+  }
+  if (aligned)
+    CHECK(!automatic.phased);
+  for (test::planned const& each : plans) {
+    test::poison(y.host);
+    y.upload();
+    rf::plan const p = call(each.options);
+    test::sync_and_check();
+    test::check_as_planned(p, each);
+    CHECK(p.phased == each.plan.phased);
+    INFO(rf::explain(p));
+    std::vector<typename test::mirrored<T>::stored> const got = y.download();
+    CHECK_MATCHES(test::compare(got, exact, rows, cols, ld, l.offset, Log ? 8e-6 : 0.0));
+    CHECK(untouched_outside(got, rows, cols, ld, l.offset));
+  }
+}
+
+template <class T, bool Log> void check_layouts(unsigned seed) {
+  std::mt19937 rng(seed);
+  int const wide = rf::detail::widest_pack<T>;
+  // Odd widths from a few columns (no whole pack) to cluster rows; every offset from the grid.
+  for (long cols : {5L, 13L, 300L, 1000L, 4097L, 8191L, 16383L, 40001L}) {
+    if (test::small_mode() && cols > 20000)
+      continue;
+    for (long offset = 0; offset < wide; ++offset)
+      check_op<T, Log>(cols, {offset % 2 == 0 ? 0 : 1, offset}, rng);
+  }
+  // Aligned widths with the views off the grid, each row as far off as the first.
+  check_op<T, Log>(1024, {0, 1}, rng);
+  check_op<T, Log>(2048, {wide, wide - 1}, rng);
+}
+
+TEST_CASE("phased rows: softmax fp32") {
+  check_layouts<float, false>(11);
+}
+TEST_CASE("phased rows: softmax fp16") {
+  check_layouts<__half, false>(12);
+}
+TEST_CASE("phased rows: softmax bf16") {
+  check_layouts<__nv_bfloat16, false>(13);
+}
+TEST_CASE("phased rows: log_softmax fp32") {
+  check_layouts<float, true>(14);
+}
+TEST_CASE("phased rows: log_softmax fp16") {
+  check_layouts<__half, true>(15);
+}
+
+TEST_CASE("phased rows only where every view shares the input's phase") {
+  std::mt19937 rng(16);
+  long const rows = 40, cols = 3001, ld = cols;
+  test::mirrored<__half> x(rows * ld + 16), y(rows * ld + 16), residual(rows * (ld + 1) + 16);
+  test::fill_uniform(x.host, rng);
+  test::fill_uniform(residual.host, rng, -1.0f, 1.0f);
+  x.upload();
+  residual.upload();
+  rf::launch_options const dry{rf::engine_kind::automatic, 0, true};
+  auto const in = rf::load(static_cast<__half const*>(x.d(1)), rows, cols);
+  // The output as far off the grid as the input: phased. One element further: single elements.
+  CHECK(rf::softmax(in, rf::store(y.d(1)), nullptr, dry).phased);
+  rf::plan const shifted_output = rf::softmax(in, rf::store(y.d(2)), nullptr, dry);
+  CHECK(!shifted_output.phased);
+  CHECK(shifted_output.pack == 1);
+  // An operand with another ld drifts off the input's phase from row to row.
+  auto const residual_at = [&](long offset, long operand_ld) {
+    return rf::add(static_cast<__half const*>(residual.d(offset)), operand_ld);
+  };
+  CHECK(rf::softmax(in | residual_at(1, ld), rf::store(y.d(1)), nullptr, dry).phased);
+  CHECK(!rf::softmax(in | residual_at(1, ld + 1), rf::store(y.d(1)), nullptr, dry).phased);
+  CHECK(!rf::softmax(in | residual_at(0, ld), rf::store(y.d(1)), nullptr, dry).phased);
+  // Scalars forced: single elements.
+  CHECK(!rf::softmax(in, rf::store(y.d(1)), nullptr, {rf::engine_kind::automatic, 1, true}).phased);
+}
+
+TEST_CASE("phased rows: the attention chain, its dropout mask identical on every plan") {
+  std::mt19937 rng(17);
+  for (long cols : {777L, 3001L, 9001L}) {
+    long const q_len = cols, rows = 2 * q_len > 600 ? 600 : 2 * q_len, ld = cols + 1;
+    long const offset = 3;
+    CAPTURE(cols);
+    std::size_t const size = std::size_t(offset + rows * ld + 8);
+    test::mirrored<__half> x(size), y(size), y_ref(size), residual(size);
+    test::mirrored<std::uint8_t> keep(size), keep_ref(size);
+    test::fill_uniform(x.host, rng);
+    test::fill_uniform(residual.host, rng, -1.0f, 1.0f);
+    x.upload();
+    residual.upload();
+    auto const make_load = [&](__half const* scores, __half const* bias_rows) {
+      return rf::load(scores, rows, cols, ld) | rf::scale(0.125f) | rf::add(bias_rows, ld) |
+             rf::causal_mask(q_len);
+    };
+    auto const make_store = [&](__half* out, std::uint8_t* mask) {
+      return rf::store(out, ld) | rf::dropout(0.1f, 2024, 9, mask, ld);
+    };
+    test::poison(keep_ref.host);
+    auto const exact = rf::reference::softmax(make_load(x.h(offset), residual.h(offset)),
+                                              make_store(y_ref.h(offset), keep_ref.h(offset)));
+    auto const call = [&](rf::launch_options options) {
+      return rf::softmax(make_load(static_cast<__half const*>(x.d(offset)),
+                                   static_cast<__half const*>(residual.d(offset))),
+                         make_store(y.d(offset), keep.d(offset)), nullptr, options);
+    };
+    std::vector<test::planned> const plans = test::plans_for(call);
+    CHECK(plans.front().plan.phased);
+    for (test::planned const& each : plans) {
+      test::poison(y.host);
+      y.upload();
+      test::poison(keep.host);
+      keep.upload();
+      rf::plan const p = call(each.options);
+      test::sync_and_check();
+      test::check_as_planned(p, each);
+      INFO(rf::explain(p));
+      auto const got = y.download();
+      CHECK_MATCHES(test::compare(got, exact, rows, cols, ld, offset));
+      CHECK(untouched_outside(got, rows, cols, ld, offset));
+      CHECK(keep.download() == keep_ref.host); // every kept bit, and the padding untouched
+    }
+  }
+}
+
+} // namespace
