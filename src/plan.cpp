@@ -269,9 +269,12 @@ plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engin
   bool const in_registers = p.engine == engine_kind::warp_rows ||
                             p.engine == engine_kind::block_rows ||
                             p.engine == engine_kind::cluster_rows;
-  if (whole == 0 || !in_registers || p.group < 2 * pack - 2)
-    return refuse(p, op, ": phased rows of packs of ", pack, " need a register shape whose row ",
-                  "spans at least ", 2 * pack - 2, " lanes for cols = ", cols);
+  bool const held =
+      p.shape >= 0 && shapes[std::size_t(p.shape)].columns == tuning::column_placement::held;
+  if (whole == 0 || !in_registers || held || p.group < 2 * pack - 2)
+    return refuse(p, op, ": phased rows of packs of ", pack, " need a register shape that holds ",
+                  "its row in registers and spans at least ", 2 * pack - 2,
+                  " lanes for cols = ", cols);
   p.phased = true;
   return p;
 }

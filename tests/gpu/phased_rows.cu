@@ -1,8 +1,10 @@
 // Phased rows (plan::phased, engine/phased_row.cuh): views off the 16-byte grid read in packs
-// from each row's first column on it, the row's edges as single elements. softmax, log-softmax
-// and the attention chain against the host reference on every engine and pack a call plans, with
-// rows that start at every offset from the grid, widths from a few columns to cluster rows, and
-// the elements around each row (its ld padding, the buffer before it) left as they were.
+// from each row's first column on it, the row's edges as single elements. softmax, log-softmax,
+// the attention chain, layernorm and rmsnorm (gamma and beta read off their grid) and layernorm ->
+// fp8 against the host reference on every engine and pack a call plans, with rows that start at
+// every offset from the grid, widths from a few columns to cluster rows, and the elements around
+// each row (its ld padding, the buffer before it) left as they were.
+#include "norm_support.cuh"
 #include "support.cuh"
 
 namespace {
@@ -177,6 +179,82 @@ TEST_CASE("phased rows: the attention chain, its dropout mask identical on every
       CHECK_MATCHES(test::compare(got, exact, rows, cols, ld, offset));
       CHECK(untouched_outside(got, rows, cols, ld, offset));
       CHECK(keep.download() == keep_ref.host); // every kept bit, and the padding untouched
+    }
+  }
+}
+
+TEST_CASE("phased rows: layernorm and rmsnorm, gamma and beta read off their grid") {
+  std::mt19937 rng(18);
+  auto const gamma_beta = [](auto const* g, auto const* b) { return rf::affine(g, b); };
+  auto const gamma_only = [](auto const* g, auto const*) { return rf::affine(g); };
+  for (long cols : {300L, 1001L, 4097L, 16383L, 40001L}) {
+    for (long offset : {1L, 3L, 6L}) {
+      CAPTURE(cols);
+      CAPTURE(offset);
+      norm_test::layout const l{cols + offset, offset};
+      long const rows = rows_for(cols);
+      norm_test::shape_buffers<__half, __half, __half, __half> b(rows, cols, l, rng);
+      rf::launch_options const dry{rf::engine_kind::automatic, 0, true};
+      auto const load = rf::load(static_cast<__half const*>(b.x.d(offset)), rows, cols, l.ld);
+      auto const store = rf::store(b.y.d(offset), l.ld);
+      auto const gamma = static_cast<__half const*>(b.gamma.d(offset));
+      auto const beta = static_cast<__half const*>(b.beta.d(offset));
+      // Phased wherever a register row holds the row in registers (not read back from staging:
+      // layernorm's 16-bit rows past 32768 columns).
+      CHECK(rf::layernorm(load, store, rf::affine(gamma, beta), 1e-5f, nullptr, {}, dry).phased ==
+            (cols <= 32768));
+      CHECK(rf::rmsnorm(load, store, rf::affine(gamma), 1e-6f, nullptr, nullptr, dry).phased);
+      norm_test::check_shape<norm_test::layernorm_op>(b, gamma_beta);
+      norm_test::check_shape<norm_test::rmsnorm_op>(b, gamma_only);
+    }
+  }
+}
+
+TEST_CASE("phased rows: layernorm -> fp8 with its amax") {
+  using e4m3 = __nv_fp8_e4m3;
+  std::mt19937 rng(19);
+  for (long cols : {1001L, 8191L}) {
+    long const rows = rows_for(cols), ld = cols + 3, offset = 5;
+    CAPTURE(cols);
+    std::size_t const size = std::size_t(offset + rows * ld + 8);
+    test::mirrored<__half> x(size), gamma(std::size_t(cols + 8)), beta(std::size_t(cols + 8));
+    test::mirrored<e4m3> y(size), y_ref(size);
+    test::mirrored<float> amax(1), amax_ref(1);
+    test::fill_uniform(x.host, rng);
+    test::fill_uniform(gamma.host, rng, 0.5f, 1.5f);
+    test::fill_uniform(beta.host, rng, -0.5f, 0.5f);
+    x.upload();
+    gamma.upload();
+    beta.upload();
+    amax_ref.host[0] = 0.0f;
+    auto const exact = rf::reference::layernorm(
+        rf::load(x.h(offset), rows, cols, ld),
+        rf::store(y_ref.h(offset), ld) | rf::cast<e4m3>(2.0f, amax_ref.h()),
+        rf::affine(static_cast<__half const*>(gamma.h(2)), static_cast<__half const*>(beta.h(7))),
+        1e-5f);
+    auto const call = [&](rf::launch_options options) {
+      return rf::layernorm(
+          rf::load(static_cast<__half const*>(x.d(offset)), rows, cols, ld),
+          rf::store(y.d(offset), ld) | rf::cast<e4m3>(2.0f, amax.d()),
+          rf::affine(static_cast<__half const*>(gamma.d(2)), static_cast<__half const*>(beta.d(7))),
+          1e-5f, nullptr, {}, options);
+    };
+    std::vector<test::planned> const plans = test::plans_for(call);
+    CHECK(plans.front().plan.phased);
+    double const absolute = norm_test::absolute_term(exact);
+    for (test::planned const& each : plans) {
+      test::poison(y.host);
+      y.upload();
+      amax.host[0] = 0.0f;
+      amax.upload();
+      rf::plan const p = call(each.options);
+      test::sync_and_check();
+      test::check_as_planned(p, each);
+      INFO(rf::explain(p));
+      auto const got = y.download();
+      CHECK_MATCHES(norm_test::compare(got, exact, rows, cols, ld, offset, absolute));
+      CHECK(untouched_outside(got, rows, cols, ld, offset));
+      CHECK(amax.download()[0] == doctest::Approx(amax_ref.host[0]).epsilon(1e-5));
     }
   }
 }

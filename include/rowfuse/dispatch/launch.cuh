@@ -230,10 +230,13 @@ bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store
   for_each_index<std::size(table)>([&](auto index) {
     constexpr std::size_t I = decltype(index)::value;
     if constexpr (admitted<table, I, N, Range>()) {
-      if (!launched && p.shape == int(I)) {
-        launch_register<typename register_kernel_config<table, I, N, Phased>::type>(
-            p, op, load, store, stream, dry_run);
-        launched = true;
+      using config = typename register_kernel_config<table, I, N, Phased>::type;
+      // Rows read back from their staging slot are never phased (try_phased_plan).
+      if constexpr (!(Phased && engine::rereads_staged_row<config, Op, Load>)) {
+        if (!launched && p.shape == int(I)) {
+          launch_register<config>(p, op, load, store, stream, dry_run);
+          launched = true;
+        }
       }
     }
   });

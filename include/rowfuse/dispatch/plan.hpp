@@ -100,7 +100,8 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
 
 /// try_plan for phased rows of packs of `pack` (plan::phased; the caller checks the views): the
 /// shapes that hold a row's whole packs, at most cols / pack of them (its head and tail are single
-/// elements), in registers, a row spanning at least 2 x pack - 2 lanes (one edge element a lane).
+/// elements), in registers (not read back from staging: column_placement::held), a row spanning
+/// at least 2 x pack - 2 lanes (one edge element a lane).
 /// Where none does, the plan is not phased and says why in `refused`.
 plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
                      device_info const& device, std::span<tuning::register_shape const> shapes);

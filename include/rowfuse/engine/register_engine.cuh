@@ -83,12 +83,12 @@ inline constexpr bool reads_columns<
     Op, N, std::void_t<decltype(std::declval<Op const&>().template read_columns<N>(index_t(0)))>> =
     true;
 
-/// Ops whose rows can be phased (register_config::phased, phased_row.cuh): the two-phase forward
-/// ops without per-column operands (softmax, log-softmax). A lane's edge element joins each phase
-/// as a pack of one.
+/// Ops whose rows can be phased (register_config::phased, phased_row.cuh): the forward ops
+/// (softmax, log-softmax, layernorm, rmsnorm). A lane's edge element joins each reduction as a
+/// pack of one; per-column operands are read element-wise off their grid
+/// (`read_columns_off_grid<N>(col0)`, of read_columns' type).
 template <class Op, int N>
-inline constexpr bool phased_op =
-    two_phase_op<Op> && !gradient_op<Op> && !reads_columns<Op, N> && !ordered_rows_op<Op>;
+inline constexpr bool phased_op = !gradient_op<Op> && !ordered_rows_op<Op>;
 
 /// A gradient_op's second stream as the kernel holds it; a stand-in of no size for other ops.
 template <class Op, bool = gradient_op<Op>> struct second_stream {
@@ -182,16 +182,17 @@ inline constexpr bool rereads_staged_row =
 /// (round 6 of row_shapes.cu, bench/NOTES.md). A gradient_op reads them where it prepares each
 /// pack, so only `kept` and `kept_shared` change where it finds them. Where the row is read back
 /// from its staging slot (rereads_staged_row) its registers are free, and the operands are held
-/// with it.
+/// with it. Phased rows (Config::phased) move their columns from row to row, so nothing is kept
+/// across rows there.
 template <class Config, class Op, class Load, int N>
 inline constexpr column_residence column_residence_of =
-    !reads_columns<Op, N>                             ? column_residence::none
-    : Config::packs * N <= Config::kept_column_values ? column_residence::kept
-    : Config::columns_in_shared                       ? column_residence::kept_shared
-    : rereads_staged_row<Config, Op, Load>            ? column_residence::with_row
-    : !gradient_op<Op> && Config::columns_ahead > 0   ? column_residence::ahead
-    : !gradient_op<Op> && Config::cluster_blocks > 1  ? column_residence::with_row
-                                                      : column_residence::each_pack;
+    !reads_columns<Op, N>                                                ? column_residence::none
+    : Config::packs * N <= Config::kept_column_values && !Config::phased ? column_residence::kept
+    : Config::columns_in_shared && !Config::phased   ? column_residence::kept_shared
+    : rereads_staged_row<Config, Op, Load>           ? column_residence::with_row
+    : !gradient_op<Op> && Config::columns_ahead > 0  ? column_residence::ahead
+    : !gradient_op<Op> && Config::cluster_blocks > 1 ? column_residence::with_row
+                                                     : column_residence::each_pack;
 
 /// Dynamic shared memory of register_kernel<Config, Op, Load, Store>: the staging slots, then
 /// the operands' packs where they are kept in shared memory.
@@ -270,7 +271,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // This lane's packs inside the row: a prefix of 0 .. P-1, the same for every row but on phased
   // rows (phased_row), whose whole packs start at each row's first column on the grid.
   constexpr bool phased = Config::phased;
-  static_assert(!phased || phased_op<Op, N>, "phased rows run the ops of engine::phased_op");
+  static_assert(!phased || (phased_op<Op, N> && !rereads_staged_row<Config, Op, Load>),
+                "phased rows run the ops of engine::phased_op, on rows held in registers");
   auto const lane_packs = [&](index_t whole_packs) {
     int count = 0;
     ROWFUSE_UNROLL
@@ -333,6 +335,15 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // that a warp's accesses of one word are consecutive; a thread reads back only what it wrote.
   constexpr column_residence columns_at = column_residence_of<Config, Op, Load, N>;
   using columns_t = typename column_packs<Op, N>::type;
+  // On phased rows a pack's columns are off the operands' grid in most rows: read element-wise.
+  [[maybe_unused]] auto const read_columns_at = [&](index_t col0) {
+    if constexpr (!reads_columns<Op, N>)
+      return columns_t{};
+    else if constexpr (phased)
+      return op.template read_columns_off_grid<N>(col0);
+    else
+      return op.template read_columns<N>(col0);
+  };
   constexpr bool columns_held =
       columns_at == column_residence::kept || columns_at == column_residence::with_row;
   [[maybe_unused]] columns_t held_columns[columns_held ? P : 1];
@@ -341,7 +352,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       ROWFUSE_UNROLL
       for (int p = 0; p < P; ++p)
         if (p < valid_packs)
-          held_columns[p] = op.template read_columns<N>(col_of(p));
+          held_columns[p] = read_columns_at(col_of(p));
     }
   };
   extern __shared__ float4 staging_shared[];
@@ -368,7 +379,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   auto const read_ahead = [&](int p) {
     if constexpr (columns_at == column_residence::ahead)
       if (p < P && p < valid_packs)
-        ahead_columns[p % ahead_packs] = op.template read_columns<N>(col_of(p));
+        ahead_columns[p % ahead_packs] = read_columns_at(col_of(p));
   };
   auto const read_first_ahead = [&] {
     ROWFUSE_UNROLL
@@ -381,7 +392,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     else if constexpr (columns_at == column_residence::kept_shared)
       return column_words::load(shared_columns, p, int(threadIdx.x));
     else if constexpr (columns_at == column_residence::each_pack)
-      return op.template read_columns<N>(col_of(p));
+      return read_columns_at(col_of(p));
     else
       return columns_t{};
   };
@@ -781,7 +792,11 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       });
       if constexpr (phased) {
         if (has_edge) {
-          op.template finish2<1>(edge, stats, row, edge_col);
+          if constexpr (reads_columns<Op, 1>)
+            op.template finish2<1>(edge, stats, row, edge_col,
+                                   op.template read_columns<1>(edge_col));
+          else
+            op.template finish2<1>(edge, stats, row, edge_col);
           store.template store<1, masks_packs<Load>>(row, edge_col, edge, store_ctx);
         }
       }
@@ -791,6 +806,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       auto const local = [&] {
         if constexpr (two_streams)
           return over_values([&](int count) { return op.local(v, g, count); });
+        else if constexpr (phased)
+          return op.merge(over_values([&](int count) { return op.local(v, count); }),
+                          op.local(edge, edge_n));
         else
           return over_values([&](int count) { return op.local(v, count); });
       };
@@ -808,6 +826,16 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         else if constexpr (!two_streams)
           op.template finish<N>(y, stats, row, col0);
       });
+      if constexpr (phased) {
+        if (has_edge) {
+          if constexpr (reads_columns<Op, 1>)
+            op.template finish<1>(edge, stats, row, edge_col,
+                                  op.template read_columns<1>(edge_col));
+          else
+            op.template finish<1>(edge, stats, row, edge_col);
+          store.template store<1, masks_packs<Load>>(row, edge_col, edge, store_ctx);
+        }
+      }
     }
   }
   flush_amax(store, store_ctx, &shared);

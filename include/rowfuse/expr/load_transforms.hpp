@@ -24,6 +24,22 @@ ROWFUSE_HD word_pack<std::remove_cv_t<T>, N> read_operand(view<T> const& operand
   return load_words<N>(static_cast<std::remove_cv_t<T> const*>(operand.row(row) + col0));
 }
 
+/// The operand's pack at (row, col0 .. col0 + N) where it may be off the pack's grid (a phased
+/// row's per-column operands): N element loads, held as read_operand's words.
+template <int N, class T>
+ROWFUSE_HD word_pack<std::remove_cv_t<T>, N> read_operand_elements(view<T> const& operand,
+                                                                   index_t row, index_t col0) {
+  using element = std::remove_cv_t<T>;
+  element elements[N];
+  element const* const from = operand.row(row) + col0;
+  ROWFUSE_UNROLL
+  for (int j = 0; j < N; ++j)
+    elements[j] = from[j];
+  word_pack<element, N> pack;
+  std::memcpy(pack.w, elements, sizeof(elements));
+  return pack;
+}
+
 /// Reads x[j] = operand(row, col0 + j) widened to V, with one vector load per pack.
 template <int N, class V, class T>
 ROWFUSE_HD void load_operand(view<T> const& operand, index_t row, index_t col0, V (&out)[N]) {

@@ -36,6 +36,20 @@ __device__ affine_packs<N, G, B> read_affine(affine_params<G, B> const& affine, 
 template <int N> __device__ rowfuse::detail::no_state read_affine(no_affine_t const&, index_t) {
   return {};
 }
+/// read_affine where col0 may be off gamma's and beta's grid (phased rows): element loads.
+template <int N, class G, class B>
+__device__ affine_packs<N, G, B> read_affine_off_grid(affine_params<G, B> const& affine,
+                                                      index_t col0) {
+  affine_packs<N, G, B> packs{};
+  packs.gamma = rowfuse::detail::read_operand_elements<N>(affine.gamma, 0, col0);
+  if (affine.beta.data != nullptr)
+    packs.beta = rowfuse::detail::read_operand_elements<N>(affine.beta, 0, col0);
+  return packs;
+}
+template <int N>
+__device__ rowfuse::detail::no_state read_affine_off_grid(no_affine_t const&, index_t) {
+  return {};
+}
 
 /// y[j] = y[j] * gamma(col0 + j) [+ beta(col0 + j)] from the packs read by read_affine.
 /// Each output is rounded once (an fma), so where x_hat * gamma and beta cancel the error is
@@ -73,6 +87,15 @@ __device__ gamma_packs<N, G> read_gamma(affine_params<G, B> const& affine, index
   return {rowfuse::detail::read_operand<N>(affine.gamma, 0, col0)};
 }
 template <int N> __device__ rowfuse::detail::no_state read_gamma(no_affine_t const&, index_t) {
+  return {};
+}
+/// read_gamma where col0 may be off gamma's grid (phased rows): element loads.
+template <int N, class G, class B>
+__device__ gamma_packs<N, G> read_gamma_off_grid(affine_params<G, B> const& affine, index_t col0) {
+  return {rowfuse::detail::read_operand_elements<N>(affine.gamma, 0, col0)};
+}
+template <int N>
+__device__ rowfuse::detail::no_state read_gamma_off_grid(no_affine_t const&, index_t) {
   return {};
 }
 
@@ -295,6 +318,12 @@ template <class Affine> struct layernorm {
       -> decltype(norm_detail::read_affine<N>(affine, col0)) {
     return norm_detail::read_affine<N>(affine, col0);
   }
+  /// The same where col0 is off gamma's and beta's grid (phased rows).
+  template <int N>
+  __device__ auto read_columns_off_grid(index_t col0) const
+      -> decltype(norm_detail::read_affine_off_grid<N>(affine, col0)) {
+    return norm_detail::read_affine_off_grid<N>(affine, col0);
+  }
 
   /// From phase 2's v, x - hi, and read_columns' packs.
   template <int N, class Columns>
@@ -368,6 +397,12 @@ template <class Affine> struct rmsnorm {
   __device__ auto read_columns(index_t col0) const
       -> decltype(norm_detail::read_gamma<N>(affine, col0)) {
     return norm_detail::read_gamma<N>(affine, col0);
+  }
+  /// The same where col0 is off gamma's grid (phased rows).
+  template <int N>
+  __device__ auto read_columns_off_grid(index_t col0) const
+      -> decltype(norm_detail::read_gamma_off_grid<N>(affine, col0)) {
+    return norm_detail::read_gamma_off_grid<N>(affine, col0);
   }
   template <int N, class Columns>
   __device__ void finish(float (&x)[N], stats const& s, index_t, index_t,
