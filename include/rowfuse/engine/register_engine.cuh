@@ -688,6 +688,20 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         y[j] = v[p * N + j];
     };
 
+    // A phased row's edge element of this lane: `finish(y, col, columns)` finishes it as a pack of
+    // one (the same callable as finish_row's, with its own columns), then it is stored.
+    [[maybe_unused]] auto const finish_edge = [&](auto finish) {
+      if constexpr (phased) {
+        if (has_edge) {
+          if constexpr (reads_columns<Op, 1>)
+            finish(edge, index_t(edge_col), op.template read_columns<1>(edge_col));
+          else
+            finish(edge, index_t(edge_col), detail::no_state{});
+          store.template store<1, masks_packs<Load>>(row, edge_col, edge, store_ctx);
+        }
+      }
+    };
+
     // Saves the row's statistics, then finishes and stores this lane's packs: `values_of(p, y)`
     // gives pack p's values as the last phase left them, `finish` finishes them.
     auto const finish_row = [&](auto const& stats, auto values_of, auto finish) {
@@ -784,22 +798,16 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           held_values(p, y);
         }
       };
-      finish_row(stats, finished_values, [&](float(&y)[N], index_t col0, columns_t const& columns) {
+      // Packs of N, or a phased row's edge element as a pack of one.
+      auto const finish = [&](auto& y, index_t col0, auto const& columns) {
+        constexpr int count = int(sizeof(y) / sizeof(float));
         if constexpr (reads_columns<Op, N>)
-          op.template finish2<N>(y, stats, row, col0, columns);
+          op.template finish2<count>(y, stats, row, col0, columns);
         else
-          op.template finish2<N>(y, stats, row, col0);
-      });
-      if constexpr (phased) {
-        if (has_edge) {
-          if constexpr (reads_columns<Op, 1>)
-            op.template finish2<1>(edge, stats, row, edge_col,
-                                   op.template read_columns<1>(edge_col));
-          else
-            op.template finish2<1>(edge, stats, row, edge_col);
-          store.template store<1, masks_packs<Load>>(row, edge_col, edge, store_ctx);
-        }
-      }
+          op.template finish2<count>(y, stats, row, col0);
+      };
+      finish_row(stats, finished_values, finish);
+      finish_edge(finish);
       if constexpr (rereads)
         refill_single_slot();
     } else {
@@ -820,22 +828,16 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       refill_single_slot();
       auto const stats = op.finalize(total, cols);
       // (A gradient_op's finish, which takes the gradient's values, runs in finish_row.)
-      finish_row(stats, held_values, [&](float(&y)[N], index_t col0, columns_t const& columns) {
+      // Packs of N, or a phased row's edge element as a pack of one.
+      auto const finish = [&](auto& y, index_t col0, auto const& columns) {
+        constexpr int count = int(sizeof(y) / sizeof(float));
         if constexpr (reads_columns<Op, N> && !two_streams)
-          op.template finish<N>(y, stats, row, col0, columns);
+          op.template finish<count>(y, stats, row, col0, columns);
         else if constexpr (!two_streams)
-          op.template finish<N>(y, stats, row, col0);
-      });
-      if constexpr (phased) {
-        if (has_edge) {
-          if constexpr (reads_columns<Op, 1>)
-            op.template finish<1>(edge, stats, row, edge_col,
-                                  op.template read_columns<1>(edge_col));
-          else
-            op.template finish<1>(edge, stats, row, edge_col);
-          store.template store<1, masks_packs<Load>>(row, edge_col, edge, store_ctx);
-        }
-      }
+          op.template finish<count>(y, stats, row, col0);
+      };
+      finish_row(stats, held_values, finish);
+      finish_edge(finish);
     }
   }
   flush_amax(store, store_ctx, &shared);
