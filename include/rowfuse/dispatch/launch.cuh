@@ -296,12 +296,6 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
          "] this call was compiled for");
 
   int const pack = wide_ok ? wide : 1;
-  auto const plan_with = [&](int with_pack) {
-    return try_plan(Op::name, rows, cols, with_pack, options.engine, dev,
-                    register_shapes(int(sizeof(T)), with_pack, shape_family_of<Op, Load, Store>),
-                    engine::cluster_cache_bytes<Op, Load>,
-                    int(sizeof(float)) * engine::cached_streams<Op>);
-  };
   plan p = options.pack > 1 && !wide_ok
                ? plan{.op = Op::name,
                       .rows = rows,
@@ -310,7 +304,10 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
                       .refused = message(Op::name, ": pack = ", options.pack,
                                          " was forced but the views or cols = ", cols,
                                          " do not allow packs of ", wide)}
-               : plan_with(pack);
+               : try_plan(Op::name, rows, cols, pack, options.engine, dev,
+                          register_shapes(int(sizeof(T)), pack, shape_family_of<Op, Load, Store>),
+                          engine::cluster_cache_bytes<Op, Load>,
+                          int(sizeof(float)) * engine::cached_streams<Op>);
   // Rows off the grid take phased packs where every view's rows start equally far off it and a
   // register shape holds the row's whole packs (try_phased_plan); single elements elsewhere.
   if constexpr (engine::phased_op<Op, wide>) {
