@@ -694,9 +694,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       if constexpr (phased) {
         if (has_edge) {
           if constexpr (reads_columns<Op, 1>)
-            finish(edge, index_t(edge_col), op.template read_columns<1>(edge_col));
+            finish(edge, edge_col, op.template read_columns<1>(edge_col));
           else
-            finish(edge, index_t(edge_col), detail::no_state{});
+            finish(edge, edge_col, detail::no_state{});
           store.template store<1, masks_packs<Load>>(row, edge_col, edge, store_ctx);
         }
       }
