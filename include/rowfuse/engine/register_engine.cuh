@@ -830,7 +830,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       // (A gradient_op's finish, which takes the gradient's values, runs in finish_row.)
       // Packs of N, or a phased row's edge element as a pack of one.
       auto const finish = [&](auto& y, index_t col0, auto const& columns) {
-        constexpr int count = int(sizeof(y) / sizeof(float));
+        [[maybe_unused]] constexpr int count = int(sizeof(y) / sizeof(float));
         if constexpr (reads_columns<Op, N> && !two_streams)
           op.template finish<count>(y, stats, row, col0, columns);
         else if constexpr (!two_streams)
