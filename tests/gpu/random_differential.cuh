@@ -596,15 +596,10 @@ struct failure_log {
 template <class T>
 void check_padding(std::vector<T> const& got, layout l, long rows, long cols, char const* what,
                    failure_log& log) {
-  for (long i = 0; i < long(got.size()); ++i) {
-    long const r = (i - l.offset) / std::max(l.ld, 1L), c = (i - l.offset) % std::max(l.ld, 1L);
-    bool const inside = i >= l.offset && r < rows && c < cols;
-    if (!inside && !test::is_poison(got[std::size_t(i)])) {
-      std::ostringstream s;
-      s << what << ": element " << i << " outside the view was written";
-      log.add(s.str());
-      return;
-    }
+  if (long const i = test::written_outside(got, rows, cols, l.ld, l.offset); i >= 0) {
+    std::ostringstream s;
+    s << what << ": element " << i << " outside the view was written";
+    log.add(s.str());
   }
 }
 

@@ -2,6 +2,7 @@
 // against the host reference with tolerances that follow from the output type.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -115,6 +116,21 @@ template <class T> bool is_poison(T const& v) {
     if (b != 0xFF)
       return false;
   return true;
+}
+
+/// The first element of `buffer` outside the [rows, cols] view (row stride ld, first element at
+/// offset) that is no longer the poison, or -1: where a kernel wrote past its view (a row's ld
+/// padding, the elements before an offset view).
+template <class T>
+long written_outside(std::vector<T> const& buffer, long rows, long cols, long ld, long offset) {
+  long const stride = std::max(ld, 1L);
+  for (long i = 0; i < long(buffer.size()); ++i) {
+    long const at = i - offset;
+    bool const inside = at >= 0 && at / stride < rows && at % stride < cols;
+    if (!inside && !is_poison(buffer[std::size_t(i)]))
+      return i;
+  }
+  return -1;
 }
 
 /// Compares every element of a [rows, cols] output (row stride ld, first element at offset) with
