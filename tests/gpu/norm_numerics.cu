@@ -111,8 +111,8 @@ TEST_CASE("constant rows give exactly beta, mean exactly the value, rstd 1 / sqr
       if (options.dry_run)
         return p;
       // Still constant after a load chain, whatever rounding it does: fp16 out is beta rounded.
-      // The chain's bias may not allow the plan forced on the op alone (a phased row where cols
-      // is not a multiple of the pack: a bias is off its grid there); it then runs its own.
+      // A plan forced on the op alone that the chain refuses (its dry run says why) gives way to
+      // the chain's own.
       test::poison(y16.host);
       y16.upload();
       auto const chain = [&](rf::launch_options chain_options) {
@@ -207,7 +207,7 @@ TEST_CASE("zero rows and zero columns launch nothing and write nothing") {
 
 TEST_CASE("gamma off alignment: phased packs, same results") {
   // x and y allow packs of 4, gamma and beta (one element in) do not: the op must say so, and the
-  // call runs phased (x and y in packs, gamma and beta element by element).
+  // call runs phased (x and y in packs, gamma and beta read off their grid).
   std::mt19937 rng(65);
   long const rows = 16, cols = 1024;
   buffers b(rows, cols, layout{cols, 0}, rng);

@@ -1,9 +1,10 @@
 // Phased rows (plan::phased, engine/phased_row.cuh): views off the 16-byte grid read in packs
 // from each row's first column on it, the row's edges as single elements. softmax, log-softmax,
-// the attention chain, layernorm and rmsnorm (gamma and beta read off their grid) and layernorm ->
-// fp8 against the host reference on every engine and pack a call plans, with rows that start at
-// every offset from the grid, widths from a few columns to cluster rows, and the elements around
-// each row (its ld padding, the buffer before it) left as they were.
+// the attention chain, layernorm and rmsnorm (gamma and beta read off their grid), the residual
+// block (its bias read off its grid) and layernorm -> fp8 against the host reference on every
+// engine and pack a call plans, with rows that start at every offset from the grid, widths from a
+// few columns to cluster rows, and the elements around each row (its ld padding, the buffer
+// before it) left as they were.
 #include "norm_support.cuh"
 #include "support.cuh"
 
@@ -194,6 +195,88 @@ TEST_CASE("phased rows: layernorm and rmsnorm, gamma and beta read off their gri
       CHECK(rf::rmsnorm(load, store, rf::affine(gamma), 1e-6f, nullptr, nullptr, dry).phased);
       norm_test::check_shape<norm_test::layernorm_op>(b, gamma_beta);
       norm_test::check_shape<norm_test::rmsnorm_op>(b, gamma_only);
+    }
+  }
+}
+
+TEST_CASE("phased rows: the residual block, its bias at every offset from the rows' phase") {
+  // bias -> dropout -> + residual -> tee -> layernorm, x, the residual, the tee'd sum h and y
+  // sharing one layout off the grid and the bias vector at offsets that put it on and off each
+  // row's phase: rf::bias reads its packs off its grid (read_off_grid), so every one is phased.
+  std::mt19937 rng(20);
+  float const p_drop = 0.1f;
+  for (long cols : {300L, 1001L, 4097L, 16383L}) {
+    for (long bias_offset : {0L, 1L, 3L, 4L}) {
+      long const rows = rows_for(cols), ld = cols + 5, offset = 3;
+      CAPTURE(cols);
+      CAPTURE(bias_offset);
+      std::size_t const size = std::size_t(offset + rows * ld + 8);
+      test::mirrored<__half> x(size), residual(size), y(size), y_ref(size), h(size), h_ref(size);
+      test::mirrored<__half> bias(std::size_t(cols + 8)), gamma(std::size_t(cols + 8)),
+          beta(std::size_t(cols + 8));
+      test::mirrored<std::uint8_t> keep(size), keep_ref(size);
+      test::fill_uniform(x.host, rng);
+      test::fill_uniform(residual.host, rng, -1.0f, 1.0f);
+      test::fill_uniform(bias.host, rng, -1.0f, 1.0f);
+      test::fill_uniform(gamma.host, rng, 0.5f, 1.5f);
+      test::fill_uniform(beta.host, rng, -0.5f, 0.5f);
+      for (auto* m : {&x, &residual, &bias, &gamma, &beta})
+        m->upload();
+      auto const make_load = [&](auto& on, auto& keep_on) {
+        return rf::load(static_cast<__half const*>(on(x, offset)), rows, cols, ld) |
+               rf::bias(static_cast<__half const*>(on(bias, bias_offset))) |
+               rf::dropout(p_drop, 606, 13, on(keep_on, offset), ld) |
+               rf::add(static_cast<__half const*>(on(residual, offset)), ld);
+      };
+      auto const on_host = [](auto& m, long at) { return m.h(at); };
+      auto const on_device = [](auto& m, long at) { return m.d(at); };
+      auto const affine_on = [&](auto& on) {
+        return rf::affine(static_cast<__half const*>(on(gamma, 2)),
+                          static_cast<__half const*>(on(beta, 5)));
+      };
+      test::poison(keep_ref.host);
+      auto const exact =
+          rf::reference::layernorm(make_load(on_host, keep_ref) | rf::tee(h_ref.h(offset), ld),
+                                   rf::store(y_ref.h(offset), ld), affine_on(on_host), 1e-5f);
+      // h exactly, in double, from the reference's mask (itself checked against the kernels').
+      std::vector<double> h_exact(std::size_t(rows * cols));
+      for (long r = 0; r < rows; ++r)
+        for (long c = 0; c < cols; ++c) {
+          std::size_t const k = std::size_t(offset + r * ld + c);
+          double const branch = rf::detail::widen<double>(x.host[k]) +
+                                rf::detail::widen<double>(bias.host[std::size_t(bias_offset + c)]);
+          h_exact[std::size_t(r * cols + c)] =
+              (keep_ref.host[k] ? branch / (1.0 - double(p_drop)) : 0.0) +
+              rf::detail::widen<double>(residual.host[k]);
+        }
+      auto const call = [&](rf::launch_options options) {
+        return rf::layernorm(make_load(on_device, keep) | rf::tee(h.d(offset), ld),
+                             rf::store(y.d(offset), ld), affine_on(on_device), 1e-5f, nullptr, {},
+                             options);
+      };
+      std::vector<test::planned> const plans = test::plans_for(call);
+      CHECK(plans.front().plan.phased);
+      double const absolute = norm_test::absolute_term(exact);
+      double const absolute_h = norm_test::absolute_term(h_exact);
+      for (test::planned const& each : plans) {
+        for (auto* m : {&y, &h}) {
+          test::poison(m->host);
+          m->upload();
+        }
+        test::poison(keep.host);
+        keep.upload();
+        rf::plan const p = call(each.options);
+        test::sync_and_check();
+        test::check_as_planned(p, each);
+        INFO(rf::explain(p));
+        auto const got = y.download();
+        CHECK_MATCHES(norm_test::compare(got, exact, rows, cols, ld, offset, absolute));
+        CHECK(-1 == test::written_outside(got, rows, cols, ld, offset));
+        auto const got_h = h.download();
+        CHECK_MATCHES(norm_test::compare(got_h, h_exact, rows, cols, ld, offset, absolute_h));
+        CHECK(-1 == test::written_outside(got_h, rows, cols, ld, offset));
+        CHECK(keep.download() == keep_ref.host);
+      }
     }
   }
 }

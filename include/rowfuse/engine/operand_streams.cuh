@@ -67,14 +67,14 @@ template <class T, class... Nodes> struct operand_streams<load_expr<T, Nodes...>
         load);
   }
 
-  /// The chain's reads for the pack at (row, col0), as load.read<N>(row, col0) gives them, but
-  /// each stream's pack from place `index` of its region.
-  template <int N>
+  /// The chain's reads for the pack at (row, col0), as load.read<N, OffGrid>(row, col0) gives
+  /// them, but each stream's pack from place `index` of its region.
+  template <int N, bool OffGrid = false>
   __device__ static typename load_type::template reads_type<N>
   read_staged(load_type const& load, index_t row, index_t col0, char const* regions,
               int region_elements, int index) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return typename load_type::template reads_type<N>{read_one<I, N>(
+      return typename load_type::template reads_type<N>{read_one<I, N, OffGrid>(
           boost::hana::at_c<I>(load.nodes), row, col0, regions, region_elements, index)...};
     }
     (std::index_sequence_for<Nodes...>{});
@@ -92,7 +92,7 @@ private:
     return before * std::size_t(region_elements);
   }
 
-  template <std::size_t I, int N, class Node>
+  template <std::size_t I, int N, bool OffGrid, class Node>
   __device__ static auto read_one(Node const& node, index_t row, index_t col0, char const* regions,
                                   int region_elements, int index) {
     if constexpr (streams_operand<Node>) {
@@ -100,7 +100,7 @@ private:
           regions + offset(I, region_elements));
       return detail::load_words<N>(source + index * N);
     } else {
-      return detail::read_node<N>(node, row, col0);
+      return detail::read_node<N, OffGrid>(node, row, col0);
     }
   }
 

@@ -85,8 +85,8 @@ inline constexpr bool reads_columns<
 
 /// Ops whose rows can be phased (register_config::phased, phased_row.cuh): the forward ops
 /// (softmax, log-softmax, layernorm, rmsnorm). A lane's edge element joins each reduction as a
-/// pack of one; per-column operands are read element-wise off their grid
-/// (`read_columns_off_grid<N>(col0)`, of read_columns' type).
+/// pack of one; per-column operands are read off their grid
+/// (`read_columns_off_grid<N>(col0)`, of read_columns' type: detail::read_operand_off_grid).
 template <class Op, int N>
 inline constexpr bool phased_op = !gradient_op<Op> && !ordered_rows_op<Op>;
 
@@ -335,7 +335,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // that a warp's accesses of one word are consecutive; a thread reads back only what it wrote.
   constexpr column_residence columns_at = column_residence_of<Config, Op, Load, N>;
   using columns_t = typename column_packs<Op, N>::type;
-  // On phased rows a pack's columns are off the operands' grid in most rows: read element-wise.
+  // On phased rows a pack's columns are off the operands' grid in most rows.
   [[maybe_unused]] auto const read_columns_at = [&](index_t col0) {
     if constexpr (!reads_columns<Op, N>)
       return columns_t{};
@@ -516,11 +516,11 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     for (int p = 0; p < (rereads ? 0 : P); ++p) {
       if (row_ok && p < valid_packs) {
         if constexpr (operands_staged)
-          reads[p] = operand_streams<Load>::template read_staged<N>(
+          reads[p] = operand_streams<Load>::template read_staged<N, phased>(
               load, row, col_of(p), operand_regions, streams::region_elements,
               staged_index(slot, p));
         else
-          reads[p] = load.template read<N>(row, col_of(p));
+          reads[p] = load.template read<N, phased>(row, col_of(p));
       }
     }
     if constexpr (columns_at == column_residence::with_row)
@@ -654,13 +654,13 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       load_context context{emit, cols};
       if constexpr (operands_staged)
         load.template transform<N>(raw, row, col_of(p), x, context,
-                                   operand_streams<Load>::template read_staged<N>(
+                                   operand_streams<Load>::template read_staged<N, phased>(
                                        load, row, col_of(p), operand_regions,
                                        streams::region_elements, staged_index(slot, p)),
                                    row_draws[p]);
       else
         load.template transform<N>(raw, row, col_of(p), x, context,
-                                   load.template read<N>(row, col_of(p)), row_draws[p]);
+                                   load.template read<N, phased>(row, col_of(p)), row_draws[p]);
     };
     // A phase over a row read back: `phase(x, n)` of each pack as it is read, merged in pack
     // order, so that one pack's values are live at a time (over the whole row at once, ptxas

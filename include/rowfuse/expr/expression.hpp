@@ -58,9 +58,11 @@ template <class T, class... Nodes> struct load_expr {
   template <int N> ROWFUSE_HD void read_input(index_t row, index_t col0, T (&raw)[N]) const {
     detail::load_pack<N>(input.dense_row(row) + col0, raw);
   }
-  /// The nodes' operand packs at (row, col0): issue with the input's load.
-  template <int N> ROWFUSE_HD reads_type<N> read(index_t row, index_t col0) const {
-    return detail::read_chain<N>(nodes, row, col0);
+  /// The nodes' operand packs at (row, col0): issue with the input's load. `OffGrid`: col0 may be
+  /// off the operands' grid (a phased row; node.hpp's read_off_grid).
+  template <int N, bool OffGrid = false>
+  ROWFUSE_HD reads_type<N> read(index_t row, index_t col0) const {
+    return detail::read_chain<N, OffGrid>(nodes, row, col0);
   }
   /// The nodes' index-only arithmetic at (row, col0): run while the loads are in flight.
   template <int N> ROWFUSE_HD draws_type<N> draw(index_t row, index_t col0, index_t cols) const {

@@ -25,13 +25,16 @@ ROWFUSE_HD word_pack<std::remove_cv_t<T>, N> read_operand(view<T> const& operand
 }
 
 /// The operand's pack at (row, col0 .. col0 + N) where it may be off the pack's grid (a phased
-/// row's per-column operands): N element loads, held as read_operand's words.
+/// row's per-column operands), held as read_operand's words: one vector load where this pack is on
+/// the grid (every row of a layout whose ld is a multiple of the pack), N element loads elsewhere.
 template <int N, class T>
-ROWFUSE_HD word_pack<std::remove_cv_t<T>, N> read_operand_elements(view<T> const& operand,
+ROWFUSE_HD word_pack<std::remove_cv_t<T>, N> read_operand_off_grid(view<T> const& operand,
                                                                    index_t row, index_t col0) {
   using element = std::remove_cv_t<T>;
-  element elements[N];
   element const* const from = operand.row(row) + col0;
+  if (reinterpret_cast<std::uintptr_t>(from) % pack_alignment<element, N> == 0)
+    return load_words<N>(from);
+  element elements[N];
   ROWFUSE_UNROLL
   for (int j = 0; j < N; ++j)
     elements[j] = from[j];
@@ -81,6 +84,9 @@ template <class T> struct bias_node : node_tag {
   template <int N> ROWFUSE_HD auto read(index_t, index_t col0) const {
     return detail::read_operand<N>(vector, 0, col0);
   }
+  template <int N> ROWFUSE_HD auto read_off_grid(index_t, index_t col0) const {
+    return detail::read_operand_off_grid<N>(vector, 0, col0);
+  }
   template <int N, class V, class Context, class Pack>
   ROWFUSE_HD void apply(V (&x)[N], index_t, index_t, Context&, Pack const& b) const {
     ROWFUSE_UNROLL
@@ -93,9 +99,8 @@ template <class T> struct bias_node : node_tag {
     return bound;
   }
   template <int N> bool aligned_for_pack() const { return detail::view_allows_pack<N>(vector); }
-  template <int N> bool phased_for_pack(detail::row_phase const& phase) const {
-    return phase.admits_columns<N>(vector);
-  }
+  /// Wherever the row's packs lie: off the vector's grid, read_off_grid.
+  template <int N> bool phased_for_pack(detail::row_phase const&) const { return true; }
 };
 
 /// Adds a full-shape or broadcast tensor: a residual, an additive attention mask, ALiBi.

@@ -12,10 +12,14 @@
 // and, to run on phased rows (rows off the 16-byte grid read in packs from each row's first column
 // on it, engine/phased_row.cuh), without which a chain holding the node runs on single elements:
 //   template <int N> bool phased_for_pack(detail::row_phase const&) const;
-//                  are its operands on the grid wherever the input's row is (row_phase::admits)
+//                  are its operands on the grid wherever the input's row is (row_phase::admits),
+//                  or read off it by read_off_grid below
 // and, for what a node needs that does not depend on the values, one of two optional hooks:
 //   template <int N> ROWFUSE_HD State read(index_t row, index_t col0) const;
 //                  the node's operand pack from memory (bias, add, mask)
+//   template <int N> ROWFUSE_HD State read_off_grid(index_t row, index_t col0) const;
+//                  optional beside read: the same pack where col0 may be off the operand's grid
+//                  (phased rows), so that an operand need not share the input's phase (rf::bias)
 //   template <int N> ROWFUSE_HD State draw(index_t row, index_t col0, index_t cols) const;
 //                  arithmetic on the indices alone (dropout's keep bits)
 // with apply(x, row, col0, context, State const&) taking the result. An engine calls every
@@ -84,6 +88,10 @@ concept reads_operand = requires(Node const& node, index_t i) {
   node.template read<N>(i, i);
 };
 template <int N, class Node>
+concept reads_operand_off_grid = requires(Node const& node, index_t i) {
+  node.template read_off_grid<N>(i, i);
+};
+template <int N, class Node>
 concept draws_from_index = requires(Node const& node, index_t i) {
   node.template draw<N>(i, i, i);
 };
@@ -112,9 +120,13 @@ concept draws_in_place = requires(Node const& node, V (&x)[N], index_t i, Contex
   node.template apply<N>(x, i, i, context);
 };
 
-template <int N, class Node>
+/// The node's read at (row, col0); `OffGrid` (a phased row) takes its read_off_grid where it has
+/// one.
+template <int N, bool OffGrid, class Node>
 ROWFUSE_HD auto read_node(Node const& node, index_t row, index_t col0) {
-  if constexpr (reads_operand<N, Node>)
+  if constexpr (OffGrid && reads_operand_off_grid<N, Node>)
+    return node.template read_off_grid<N>(row, col0);
+  else if constexpr (reads_operand<N, Node>)
     return node.template read<N>(row, col0);
   else
     return no_state{};
@@ -127,12 +139,14 @@ ROWFUSE_HD auto draw_node(Node const& node, index_t row, index_t col0, index_t c
     return no_state{};
 }
 
-/// Every node's read for the pack at (row, col0): one vector load per node with an operand.
-template <int N, class... Nodes>
+/// Every node's read for the pack at (row, col0): one vector load per node with an operand (off
+/// its grid, where `OffGrid`, the node's read_off_grid).
+template <int N, bool OffGrid = false, class... Nodes>
 ROWFUSE_HD auto read_chain(boost::hana::tuple<Nodes...> const& nodes, index_t row, index_t col0) {
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return boost::hana::tuple<decltype(read_node<N>(std::declval<Nodes const&>(), row, col0))...>{
-        read_node<N>(boost::hana::at_c<I>(nodes), row, col0)...};
+    return boost::hana::tuple<decltype(read_node<N, false>(std::declval<Nodes const&>(), row,
+                                                           col0))...>{
+        read_node<N, OffGrid>(boost::hana::at_c<I>(nodes), row, col0)...};
   }
   (std::index_sequence_for<Nodes...>{});
 }

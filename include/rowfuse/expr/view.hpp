@@ -109,7 +109,8 @@ namespace detail {
 /// engine's phased rows, engine/phased_row.cuh): row r at element r * ld + start of the address
 /// space in units of the input's element. Another view may be read or written in the same packs
 /// when each of its rows starts as far off the grid as the input's row, in units of its own pack
-/// alignment; a per-column vector (a bias), when every input row starts equally far off it.
+/// alignment. (Per-column vectors, gamma, beta and rf::bias's, are read off their grid:
+/// read_operand_off_grid.)
 struct row_phase {
   std::uintptr_t start = 0; // the input's address / its element size
   index_t ld = 0;
@@ -123,11 +124,6 @@ struct row_phase {
   template <int N, class T> bool admits(view<T> const& other) const {
     return other.map.rank == 0 && same_start<N>(other) &&
            (rows <= 1 || lag<N, T>(index_t(other.ld) - ld) == 0);
-  }
-  /// Whether a vector read at the same columns in every row (rf::bias) sits on the grid wherever
-  /// the input's rows do.
-  template <int N, class T> bool admits_columns(view<T> const& vector) const {
-    return same_start<N>(vector) && (rows <= 1 || lag<N, T>(ld) == 0);
   }
 
 private:

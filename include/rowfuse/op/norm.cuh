@@ -36,14 +36,14 @@ __device__ affine_packs<N, G, B> read_affine(affine_params<G, B> const& affine, 
 template <int N> __device__ rowfuse::detail::no_state read_affine(no_affine_t const&, index_t) {
   return {};
 }
-/// read_affine where col0 may be off gamma's and beta's grid (phased rows): element loads.
+/// read_affine where col0 may be off gamma's and beta's grid (phased rows).
 template <int N, class G, class B>
 __device__ affine_packs<N, G, B> read_affine_off_grid(affine_params<G, B> const& affine,
                                                       index_t col0) {
   affine_packs<N, G, B> packs{};
-  packs.gamma = rowfuse::detail::read_operand_elements<N>(affine.gamma, 0, col0);
+  packs.gamma = rowfuse::detail::read_operand_off_grid<N>(affine.gamma, 0, col0);
   if (affine.beta.data != nullptr)
-    packs.beta = rowfuse::detail::read_operand_elements<N>(affine.beta, 0, col0);
+    packs.beta = rowfuse::detail::read_operand_off_grid<N>(affine.beta, 0, col0);
   return packs;
 }
 template <int N>
@@ -89,10 +89,10 @@ __device__ gamma_packs<N, G> read_gamma(affine_params<G, B> const& affine, index
 template <int N> __device__ rowfuse::detail::no_state read_gamma(no_affine_t const&, index_t) {
   return {};
 }
-/// read_gamma where col0 may be off gamma's grid (phased rows): element loads.
+/// read_gamma where col0 may be off gamma's grid (phased rows).
 template <int N, class G, class B>
 __device__ gamma_packs<N, G> read_gamma_off_grid(affine_params<G, B> const& affine, index_t col0) {
-  return {rowfuse::detail::read_operand_elements<N>(affine.gamma, 0, col0)};
+  return {rowfuse::detail::read_operand_off_grid<N>(affine.gamma, 0, col0)};
 }
 template <int N>
 __device__ rowfuse::detail::no_state read_gamma_off_grid(no_affine_t const&, index_t) {
