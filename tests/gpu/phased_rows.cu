@@ -199,6 +199,15 @@ TEST_CASE("phased rows: layernorm and rmsnorm, gamma and beta read off their gri
   }
 }
 
+/// A norm's output against the reference (norm_test's tolerance), and nothing written outside its
+/// rows.
+template <class T>
+void check_norm_output(std::vector<T> const& got, std::vector<double> const& exact, long rows,
+                       long cols, long ld, long offset, double absolute) {
+  CHECK_MATCHES(norm_test::compare(got, exact, rows, cols, ld, offset, absolute));
+  CHECK(-1 == test::written_outside(got, rows, cols, ld, offset));
+}
+
 TEST_CASE("phased rows: the residual block, its bias at every offset from the rows' phase") {
   // bias -> dropout -> + residual -> tee -> layernorm, x, the residual, the tee'd sum h and y
   // sharing one layout off the grid and the bias vector at offsets that put it on and off each
@@ -269,12 +278,8 @@ TEST_CASE("phased rows: the residual block, its bias at every offset from the ro
         test::sync_and_check();
         test::check_as_planned(p, each);
         INFO(rf::explain(p));
-        auto const got = y.download();
-        CHECK_MATCHES(norm_test::compare(got, exact, rows, cols, ld, offset, absolute));
-        CHECK(-1 == test::written_outside(got, rows, cols, ld, offset));
-        auto const got_h = h.download();
-        CHECK_MATCHES(norm_test::compare(got_h, h_exact, rows, cols, ld, offset, absolute_h));
-        CHECK(-1 == test::written_outside(got_h, rows, cols, ld, offset));
+        check_norm_output(y.download(), exact, rows, cols, ld, offset, absolute);
+        check_norm_output(h.download(), h_exact, rows, cols, ld, offset, absolute_h);
         CHECK(keep.download() == keep_ref.host);
       }
     }
@@ -322,9 +327,7 @@ TEST_CASE("phased rows: layernorm -> fp8 with its amax") {
       test::sync_and_check();
       test::check_as_planned(p, each);
       INFO(rf::explain(p));
-      auto const got = y.download();
-      CHECK_MATCHES(norm_test::compare(got, exact, rows, cols, ld, offset, absolute));
-      CHECK(-1 == test::written_outside(got, rows, cols, ld, offset));
+      check_norm_output(y.download(), exact, rows, cols, ld, offset, absolute);
       CHECK(amax.download()[0] == doctest::Approx(amax_ref.host[0]).epsilon(1e-5));
     }
   }
