@@ -262,16 +262,27 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
 plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
                      device_info const& device, std::span<tuning::register_shape const> shapes) {
   index_t const whole = cols / pack * pack;
+  auto const held = [&](plan const& candidate) {
+    return candidate.shape >= 0 &&
+           shapes[std::size_t(candidate.shape)].columns == tuning::column_placement::held;
+  };
   plan p = try_plan(op, rows, whole, pack, forced, device, shapes);
+  if (forced == engine_kind::automatic && held(p)) {
+    for (engine_kind const instead : {engine_kind::block_rows, engine_kind::cluster_rows}) {
+      plan const other = try_plan(op, rows, whole, pack, instead, device, shapes);
+      if (other.refused.empty() && !held(other)) {
+        p = other;
+        break;
+      }
+    }
+  }
   p.cols = cols;
   if (!p.refused.empty())
     return p;
   bool const in_registers = p.engine == engine_kind::warp_rows ||
                             p.engine == engine_kind::block_rows ||
                             p.engine == engine_kind::cluster_rows;
-  bool const held =
-      p.shape >= 0 && shapes[std::size_t(p.shape)].columns == tuning::column_placement::held;
-  if (whole == 0 || !in_registers || held || p.group < 2 * pack - 2)
+  if (whole == 0 || !in_registers || held(p) || p.group < 2 * pack - 2)
     return refuse(p, op, ": phased rows of packs of ", pack, " need a register shape that holds ",
                   "its row in registers and spans at least ", 2 * pack - 2,
                   " lanes for cols = ", cols);

@@ -211,10 +211,11 @@ void check_norm_output(std::vector<T> const& got, std::vector<double> const& exa
 TEST_CASE("phased rows: the residual block, its bias at every offset from the rows' phase") {
   // bias -> dropout -> + residual -> tee -> layernorm, x, the residual, the tee'd sum h and y
   // sharing one layout off the grid and the bias vector at offsets that put it on and off each
-  // row's phase: rf::bias reads its packs off its grid (read_off_grid), so every one is phased.
+  // row's phase: rf::bias reads its packs off its grid (read_off_grid), so every one is phased
+  // (at 32767 columns on the block row the table keeps beside its row read back from staging).
   std::mt19937 rng(20);
   float const p_drop = 0.1f;
-  for (long cols : {300L, 1001L, 4097L, 16383L}) {
+  for (long cols : {300L, 1001L, 4097L, 16383L, 32767L}) {
     for (long bias_offset : {0L, 1L, 3L, 4L}) {
       long const rows = rows_for(cols), ld = cols + 5, offset = 3;
       CAPTURE(cols);

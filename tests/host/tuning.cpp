@@ -372,4 +372,27 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers,
   }
   CHECK(!phased(4097, rf::engine_kind::block_smem).phased);
   CHECK(phased(4097, rf::engine_kind::cluster_rows).phased);
+
+  // The tee'd residual block reads its 32768-column row back from staging (held), which a phased
+  // row cannot: 32767 columns take the table's block row for forced plans, in registers.
+  auto const tee_chain = rf::detail::register_shapes(2, 8, shape_family::layernorm_tee_chain);
+  auto const tee_phased = [&](rf::index_t cols) {
+    return rf::detail::try_phased_plan("layernorm", 4096, cols, 8, rf::engine_kind::automatic, h100,
+                                       tee_chain);
+  };
+  rf::plan const aligned_32768 = rf::detail::choose_plan(
+      "layernorm", 4096, 32768, 8, rf::engine_kind::automatic, h100, tee_chain);
+  REQUIRE(tee_chain[std::size_t(aligned_32768.shape)].columns ==
+          rf::tuning::column_placement::held);
+  rf::plan const at_32767 = tee_phased(32767);
+  CHECK(at_32767.phased);
+  CHECK(at_32767.engine == rf::engine_kind::block_rows);
+  CHECK(tee_chain[std::size_t(at_32767.shape)].columns != rf::tuning::column_placement::held);
+  CHECK(rf::tuning::capacity(tee_chain[std::size_t(at_32767.shape)], 8) >= 32760);
+  // Past the block rows, where every cluster row that holds the packs is held: not phased.
+  auto const layernorm_alone = rf::detail::register_shapes(2, 8, shape_family::layernorm);
+  rf::plan const at_40001 = rf::detail::try_phased_plan(
+      "layernorm", 4096, 40001, 8, rf::engine_kind::automatic, h100, layernorm_alone);
+  CHECK(!at_40001.phased);
+  CHECK(at_40001.refused.find("phased") != std::string::npos);
 }

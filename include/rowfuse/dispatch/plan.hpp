@@ -101,7 +101,9 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
 /// try_plan for phased rows of packs of `pack` (plan::phased; the caller checks the views): the
 /// shapes that hold a row's whole packs, at most cols / pack of them (its head and tail are single
 /// elements), in registers (not read back from staging: column_placement::held), a row spanning
-/// at least 2 x pack - 2 lanes (one edge element a lane).
+/// at least 2 x pack - 2 lanes (one edge element a lane). Where the automatic plan's shape is read
+/// back from staging, the block rows' and then the cluster rows' shape that holds the packs in
+/// registers instead (a table keeps such rows for forced plans).
 /// Where none does, the plan is not phased and says why in `refused`.
 plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
                      device_info const& device, std::span<tuning::register_shape const> shapes);
