@@ -159,7 +159,7 @@ template <class Case, int N> void check_width(long cols, std::mt19937& rng) {
     CAPTURE(C);
     if (!rf::detail::cluster_fits(cols, C, dev, N, cache_bytes))
       return;
-    using config = rf::engine::cluster_config<N, 512, C>;
+    using config = rf::engine::cluster_config<N, 512>;
     // 0: as many clusters as are resident (each takes one or two rows); 3: each cluster loops
     // over rows / 3 of them, alternating partial slots.
     for (rf::index_t limit : {rf::index_t(0), rf::index_t(3)}) {
@@ -172,6 +172,7 @@ template <class Case, int N> void check_width(long cols, std::mt19937& rng) {
       p.rows = rows;
       p.cols = cols;
       p.engine = rf::engine_kind::block_cluster;
+      p.cluster_blocks = C;
       p.device = dev.id;
       try {
         rf::detail::launch_cluster<config>(p, c.op(), load, store, nullptr, false, limit);

@@ -188,25 +188,28 @@ void launch_streaming(plan& p, Op const& op, Load const& load, Store const& stor
   p.persistent = true;
   complete_grid(p, reinterpret_cast<void const*>(kernel), engine::rows_per_unit(op));
   if (!dry_run)
-    launch(p, kernel, stream, op, load, store, p.rows, p.cols);
+    launch(p, kernel, stream, op, load, store, p.rows, p.cols, p.engine == engine_kind::block_smem);
 }
 
-/// cluster_kernel (the row in the shared memory of a cluster): persistent clusters, at most
-/// `max_clusters` of them when it is not 0 (tests make each cluster loop over several rows).
+/// cluster_kernel (the row in the shared memory of a cluster) in clusters of p.cluster_blocks
+/// (2 to cluster_max_blocks): persistent clusters, at most `max_clusters` of them when it is not
+/// 0 (tests make each cluster loop over several rows).
 template <class Config, class Op, class Load, class Store>
 void launch_cluster(plan& p, Op const& op, Load const& load, Store const& store,
                     cudaStream_t stream, bool dry_run, index_t max_clusters = 0) {
   constexpr int cache_bytes = engine::cluster_cache_bytes<Op, Load>;
+  if (p.cluster_blocks < 2 || p.cluster_blocks > cluster_max_blocks)
+    fail(p.op, ": block_cluster takes clusters of 2 to ", cluster_max_blocks,
+         " blocks; the plan has cluster_blocks = ", p.cluster_blocks);
   auto kernel = engine::cluster_kernel<Config, Op, Load, Store>;
   p.pack = Config::pack;
   p.block_threads = Config::block_threads;
-  p.cluster_blocks = Config::cluster_blocks;
-  p.group = Config::block_threads * Config::cluster_blocks;
-  p.dynamic_smem = cluster_slice_bytes(p.cols, Config::cluster_blocks, p.pack, cache_bytes);
+  p.group = Config::block_threads * p.cluster_blocks;
+  p.dynamic_smem = cluster_slice_bytes(p.cols, p.cluster_blocks, p.pack, cache_bytes);
   p.persistent = true;
   complete_grid(p, reinterpret_cast<void const*>(kernel), engine::rows_per_unit(op));
   if (max_clusters > 0)
-    p.grid = std::min(p.grid, max_clusters * Config::cluster_blocks);
+    p.grid = std::min(p.grid, max_clusters * p.cluster_blocks);
   if (!dry_run)
     launch(p, kernel, stream, op, load, store, p.rows, p.cols);
 }
@@ -242,18 +245,11 @@ bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store
   });
   if constexpr (!Phased && past_registers<table, N, Range>()) {
     constexpr int B = tuning::streaming_block_threads;
-    if (p.engine == engine_kind::block_smem)
-      launch_streaming<engine::streaming_config<N, B, true>>(p, op, load, store, stream, dry_run);
-    else if (p.engine == engine_kind::block_uncached)
-      launch_streaming<engine::streaming_config<N, B, false>>(p, op, load, store, stream, dry_run);
+    if (p.engine == engine_kind::block_smem || p.engine == engine_kind::block_uncached)
+      launch_streaming<engine::streaming_config<N, B>>(p, op, load, store, stream, dry_run);
     else if (p.engine == engine_kind::block_cluster)
-      for_each_index<5>([&](auto index) {
-        constexpr int C = 1 << decltype(index)::value;
-        if constexpr (C >= 2)
-          if (p.cluster_blocks == C)
-            launch_cluster<engine::cluster_config<N, tuning::cluster_block_threads, C>>(
-                p, op, load, store, stream, dry_run);
-      });
+      launch_cluster<engine::cluster_config<N, tuning::cluster_block_threads>>(p, op, load, store,
+                                                                               stream, dry_run);
     else
       return launched;
     return true;

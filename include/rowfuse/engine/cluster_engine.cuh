@@ -49,18 +49,16 @@
 
 namespace rowfuse::engine {
 
-template <int N, int BlockThreads, int ClusterBlocks> struct cluster_config {
-  static_assert(ClusterBlocks >= 1 && ClusterBlocks <= 16,
-                "a Hopper cluster has at most 8 blocks (16 with the non-portable opt-in)");
+/// The cluster engine's compile-time shape: packs of N and blocks of BlockThreads. The cluster's
+/// size (2-16 blocks) is the launch's (plan::cluster_blocks), read in the kernel from the cluster
+/// itself: it only sizes the slices and the exchange, which run once a row, so one kernel serves
+/// every size (three fewer kernels a pack width in every call; bench/NOTES.md, twenty-sixth
+/// session).
+template <int N, int BlockThreads> struct cluster_config {
   static_assert(BlockThreads % 32 == 0 && BlockThreads <= 1024);
   static_assert(N >= 1 && N <= 16 && 16 % N == 0);
   static constexpr int pack = N;
   static constexpr int block_threads = BlockThreads;
-  static constexpr int cluster_blocks = ClusterBlocks;
-  /// Lets the dispatcher tell this engine apart: `requires { Config::clustered; }` in a function
-  /// template. (Inside run_op's generic lambda that requires-expression made cicc of CUDA 13.0
-  /// segfault; a trait on the engine shape works there.)
-  static constexpr bool clustered = true;
   /// Packs a thread works on at once: 16 values (8 single elements for the pack-1 fallback).
   /// One op.local and one merge per group, not per pack: a softmax merge costs two exps, a
   /// quarter more exps in pass 1 if paid per 8-element pack. And few enough registers for the
@@ -186,8 +184,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // A gradient_op holds two streams: half the packs of each (ptxas, sm_90: 176 bytes spilled
   // under the 64-register cap at the full unroll for an fp16 softmax backward).
   constexpr int stream_divisor = gradient_op<Op> && Config::unroll > 1 ? 2 : 1;
-  constexpr int N = Config::pack, B = Config::block_threads, C = Config::cluster_blocks,
-                U = Config::unroll / stream_divisor, UL = Config::load_unroll / stream_divisor;
+  constexpr int N = Config::pack, B = Config::block_threads, U = Config::unroll / stream_divisor,
+                UL = Config::load_unroll / stream_divisor;
   using T = typename Load::element_type;
   constexpr bool raw_cache = caches_raw_for<Op, Load>;
   constexpr bool two_streams = gradient_op<Op>;
@@ -212,6 +210,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
 
   cg::cluster_group const cluster = cg::this_cluster();
   int const rank = int(cluster.block_rank());
+  int const C = int(cluster.num_blocks()); // the launch's cluster size, 2-16
   // The grid is 1-D with clusters of (C, 1, 1): blocks C*k .. C*k + C-1 form cluster k.
   index_t const cluster_id = blockIdx.x / C;
   index_t const clusters = gridDim.x / C;
@@ -377,7 +376,6 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     // blocks finish from bit-identical statistics; log2(C) dependent merges instead of C - 1
     // (15 softmax merges, 30 exps in a chain, for C = 16).
     partial total = lane < C ? peer_slots[parity] : op.identity();
-    ROWFUSE_UNROLL
     for (int lane_mask = 1; lane_mask < C; lane_mask *= 2)
       total = op.merge(total, detail::shfl_xor(total, lane_mask));
     total = detail::shfl_from(total, 0);

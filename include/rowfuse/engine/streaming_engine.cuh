@@ -19,10 +19,13 @@
 
 namespace rowfuse::engine {
 
-template <int N, int BlockThreads, bool Cached> struct streaming_config {
+/// The streaming engines' compile-time shape. Whether the row is cached (block_smem) or read again
+/// (block_uncached) is the launch's `cached` argument, the same for every thread: one kernel serves
+/// both engines (two fewer kernels a pack width in every call; bench/NOTES.md, twenty-sixth
+/// session, for what that cost and gained).
+template <int N, int BlockThreads> struct streaming_config {
   static constexpr int pack = N;
   static constexpr int block_threads = BlockThreads;
-  static constexpr bool cached = Cached;
   /// Packs each thread loads before it uses the first: 4 x 16 bytes per thread keeps ~32 KB
   /// in flight per 512-thread block, the order of what Hopper needs per SM to hide latency.
   static constexpr int unroll = 4;
@@ -34,7 +37,7 @@ template <class Op> inline constexpr int cached_streams = gradient_op<Op> ? 2 : 
 
 template <class Config, class Op, class Load, class Store>
 __global__ void __launch_bounds__(Config::block_threads)
-    streaming_kernel(Op op, Load load, Store store, index_t rows, index_t cols) {
+    streaming_kernel(Op op, Load load, Store store, index_t rows, index_t cols, bool cached) {
   constexpr bool two_streams = gradient_op<Op>;
   // Two streams load half the packs of each per step: the same bytes in flight, and no spills
   // (ptxas, sm_90: 220 bytes spilled at the full unroll for an fp16 softmax backward).
@@ -65,7 +68,7 @@ __global__ void __launch_bounds__(Config::block_threads)
   for (index_t row = ordered_rows_op<Op> ? walk.row(0) : index_t(blockIdx.x); row < rows;
        row = next_row(row)) {
     // Pass 1: statistics (and the cache).
-    load_context stats_ctx{Config::cached, cols};
+    load_context stats_ctx{cached, cols};
     partial part = op.identity();
     for (index_t base = index_t(threadIdx.x) * N; base < cols; base += stride * U) {
       float x[U][N];
@@ -88,7 +91,7 @@ __global__ void __launch_bounds__(Config::block_threads)
             part = op.merge(part, op.local(x[u], g[u], N));
           else
             part = op.merge(part, op.local(x[u], N));
-          if constexpr (Config::cached) {
+          if (cached) {
             detail::store_pack<N>(cache + col0, x[u]);
             if constexpr (two_streams)
               detail::store_pack<N>(gradient_cache + col0, g[u]);
@@ -110,7 +113,7 @@ __global__ void __launch_bounds__(Config::block_threads)
       for (int u = 0; u < U; ++u) {
         index_t const col0 = base + u * stride;
         if (col0 < cols) {
-          if constexpr (Config::cached) {
+          if (cached) {
             detail::load_pack<N>(cache + col0, y[u]);
             if constexpr (two_streams)
               detail::load_pack<N>(gradient_cache + col0, g[u]);
