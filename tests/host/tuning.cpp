@@ -395,4 +395,23 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers,
       "layernorm", 4096, 40001, 8, rf::engine_kind::automatic, h100, layernorm_alone);
   CHECK(!at_40001.phased);
   CHECK(at_40001.refused.find("phased") != std::string::npos);
+  // Past 65536 columns layernorm's 16-bit tables (alone and under a store chain) keep a cluster
+  // row for forced plans that holds the packs: the automatic plans stay on the held rows, and a
+  // phased row of 100003 columns takes that row.
+  for (shape_family family : {shape_family::layernorm, shape_family::layernorm_store_chain}) {
+    CAPTURE(int(family));
+    auto const shapes = rf::detail::register_shapes(2, 8, family);
+    for (rf::index_t cols : {65536, 131072}) {
+      CAPTURE(cols);
+      rf::plan const aligned = rf::detail::choose_plan("layernorm", 2048, cols, 8,
+                                                       rf::engine_kind::automatic, h100, shapes);
+      CHECK(shapes[std::size_t(aligned.shape)].columns == rf::tuning::column_placement::held);
+    }
+    rf::plan const at_100003 = rf::detail::try_phased_plan(
+        "layernorm", 2048, 100003, 8, rf::engine_kind::automatic, h100, shapes);
+    CHECK(at_100003.phased);
+    CHECK(at_100003.engine == rf::engine_kind::cluster_rows);
+    CHECK(at_100003.cluster_blocks == 8);
+    CHECK(shapes[std::size_t(at_100003.shape)].columns != rf::tuning::column_placement::held);
+  }
 }
