@@ -123,8 +123,11 @@ template <auto const& Table, int N, cols_range Range> constexpr bool past_regist
 template <auto const& Table, std::size_t I, int N, bool Phased = false>
 struct register_kernel_config {
   static constexpr tuning::register_shape shape = Table[I];
+  static constexpr int min_blocks = Phased && shape.phased_min_blocks_per_sm > 0
+                                        ? shape.phased_min_blocks_per_sm
+                                        : shape.min_blocks_per_sm;
   using type = register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
-                               shape.cluster_blocks, shape.min_blocks_per_sm, shape.reads_row_first,
+                               shape.cluster_blocks, min_blocks, shape.reads_row_first,
                                shape.row_warps, shape.columns, shape.stages_operands, Phased>;
 };
 

@@ -62,7 +62,13 @@ inline constexpr int columns_ahead_packs = 2;
 ///    rf::mask's mask: engine::operand_streams) into its staging slots beside the input, instead
 ///    of reading them straight to registers at the top of each row. Set where it was measured to
 ///    win: on the residual block's staged shapes (pipeline_shapes.cu, twenty-first session) it
-///    gained up to 0.12 on most and lost up to 0.16 on others (bench/NOTES.md).
+///    gained up to 0.12 on most and lost up to 0.16 on others (bench/NOTES.md);
+///  - phased_min_blocks_per_sm: the register cap of the row's phased kernel (plan::phased: rows off
+///    the 16-byte grid), where it differs from min_blocks_per_sm (0: the same cap). That kernel
+///    holds each row's edge elements and phase beside the packs, and ptxas gives it up to 32
+///    registers more than the aligned one, which on some rows costs it a resident block the aligned
+///    kernel has; a cap there (phased_capped) keeps the block and leaves the aligned kernel as it
+///    is.
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -76,9 +82,17 @@ struct register_shape {
   int row_warps = 0;
   column_placement columns = column_placement::per_engine;
   bool stages_operands = false;
+  int phased_min_blocks_per_sm = 0;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
+
+/// `row` with its phased kernel compiled for `min_blocks` blocks an SM (register_shape::
+/// phased_min_blocks_per_sm).
+constexpr register_shape phased_capped(register_shape row, int min_blocks) {
+  row.phased_min_blocks_per_sm = min_blocks;
+  return row;
+}
 
 /// Columns one shape can hold at `pack` elements a pack.
 constexpr index_t capacity(register_shape const& s, int pack) {
@@ -173,20 +187,32 @@ inline constexpr register_shape softmax_16bit[] = {
     // persistent clusters of 512-thread blocks that stage the next row while they reduce this one
     // (round 25, nineteenth session; the row before it, 8 x 256 in 16 staged on one cluster a row
     // tile: 0.817 in the same run).
-    {32768, 4, 256, true, 4, false, false, 1},   // r6 0.997 (4 x 1024 staged persistent: 0.86)
-    {65536, 8, 128, true, 8, false, false, 1},   // r6 0.995, r25 0.996-0.998
-    {131072, 8, 128, true, 16, false, false, 1}, // r6 0.973, r25 0.975
-    {262144, 8, 512, true, 8, true, true, 1},    // r25 0.912-0.922 (4 x 1024 in 8: 0.906-0.911)
+    {32768, 4, 256, true, 4, false, false, 1}, // r6 0.997 (4 x 1024 staged persistent: 0.86)
+    {65536, 8, 128, true, 8, false, false, 1}, // r6 0.995, r25 0.996-0.998
+    // Phased (ptxas -v, sm_90, twenty-sixth session): 127 registers and four blocks an SM, where
+    // the aligned kernel has 95 and five; capped, 96 and five, no spill.
+    phased_capped({131072, 8, 128, true, 16, false, false, 1}, 5), // r6 0.973, r25 0.975
+    {262144, 8, 512, true, 8, true, true, 1}, // r25 0.912-0.922 (4 x 1024 in 8: 0.906-0.911)
 };
 
 /// Log-softmax over 16-bit inputs: softmax's rows but where round 10 (eleventh session) found
 /// log-softmax, whose phase 2 keeps x and sums two floats, faster on other shapes; at 131072 and
 /// 262144 columns round 25's persistent staged clusters (nineteenth session; softmax's row at
 /// 131072 0.897, round 10's at 262144 0.758-0.760 in the same run).
+/// Its phased kernels (rows off the 16-byte grid) on softmax's rows to 4096 columns and its own at
+/// 32768 are capped to the aligned kernels' blocks an SM (ptxas -v, sm_90, twenty-sixth session:
+/// registers and blocks an SM, aligned / phased before / phased capped, none spills): 512 48 (5)
+/// / 53 (4) / 47 (5); 1024 72 (7) / 79 (6) / 72 (7); 2048 95 (5) / 127 (4) / 95 (5); 4096 46 (5) /
+/// 54 (4) / 48 (5); 32768 96 (5) / 127 (4) / 96 (5).
 inline constexpr auto log_softmax_16bit = replace_rows(
     softmax_16bit, {
-                       {16384, 4, 512, true, 1, true, false, 2},  // r10 0.998 (softmax's: 0.944)
-                       {32768, 8, 128, true, 4, false, false, 4}, // r10 0.977 (softmax's: 0.895)
+                       phased_capped({512, 2, 256, false, 1, false, false, 4}, 5),
+                       phased_capped({1024, 4, 128, false, 1, true, false, 6}, 7),
+                       phased_capped({2048, 8, 128, false, 1, true, false, 2}, 5),
+                       phased_capped({4096, 2, 256, true, 1, false, false, 3}, 5),
+                       {16384, 4, 512, true, 1, true, false, 2}, // r10 0.998 (softmax's: 0.944)
+                       // r10 0.977 (softmax's: 0.895)
+                       phased_capped({32768, 8, 128, true, 4, false, false, 4}, 5),
                        {131072, 4, 1024, true, 4, true, true, 1}, // r25 0.924-0.927
                        {262144, 8, 256, true, 16, true, true, 1}, // r25 0.918-0.920
                    });
@@ -249,10 +275,12 @@ inline constexpr register_shape rmsnorm_16bit[] = {
 // values a lane (QuACK's shape), layernorm at 4096 on 4 x 128 block rows, six blocks an SM.
 
 /// LayerNorm's 16-bit rows past 4096 columns, the op alone and under a chain.
+/// The 8192-column row's phased kernel capped to the aligned one's four blocks an SM (ptxas -v,
+/// sm_90, twenty-sixth session: 64 registers aligned, 72 phased, 64 capped, no spill).
 inline constexpr register_shape layernorm_16bit_past_4096[] = {
-    {8192, 4, 256, true, 1, false, false, 3},  // r4 0.932
-    {16384, 4, 512, true, 1, false, false, 2}, // r4 0.946
-    {32768, 4, 1024, true, 1, true, true, 1},  // r4 0.861
+    phased_capped({8192, 4, 256, true, 1, false, false, 3}, 4), // r4 0.932
+    {16384, 4, 512, true, 1, false, false, 2},                  // r4 0.946
+    {32768, 4, 1024, true, 1, true, true, 1},                   // r4 0.861
 };
 
 /// LayerNorm's 16-bit rows past 32768 columns under a load chain (the residual block), whose
@@ -292,19 +320,23 @@ inline constexpr register_shape layernorm_16bit_held_clusters[] = {
 
 /// LayerNorm over 16-bit inputs (three values reduced a row, gamma and beta: the most registers),
 /// the op alone (no load or store nodes; chains take layernorm_chain_16bit).
-inline constexpr auto layernorm_16bit = join_rows(
-    join_rows(
-        {
-            {64, 2, 256, false, 1, false, true, 4},    // r8 0.925-0.929 (4 x 128: 0.37-0.72)
-            {1024, 4, 128, false, 1, false, false, 6}, // r8 0.950-0.961 at 128-512, r4 0.921
-            // Rows of 2 warps, 2 a block: r29 0.990 / 0.984 (fp16 / bf16; r4's block row before:
-            // 0.945 / 0.940 in the same run).
-            {2048, 4, 256, false, 1, false, false, 3, true, 2},
-            {4096, 4, 128, true, 1, false, false, 6}, // r9 0.994 (r4's 2 x 256 staged
-                                                      //   persistent: 0.922)
-        },
-        layernorm_16bit_past_4096),
-    layernorm_16bit_held_clusters);
+inline constexpr auto layernorm_16bit =
+    join_rows(join_rows(
+                  {
+                      {64, 2, 256, false, 1, false, true, 4}, // r8 0.925-0.929 (4 x 128: 0.37-0.72)
+                      // The phased kernels of the next three rows capped to the aligned ones'
+                      // blocks an SM (ptxas -v, sm_90, twenty-sixth session: 64 registers aligned,
+                      // 72 phased, capped 64 with 4 bytes spilled at 1024, 63-64 and none at 2048
+                      // and 4096). The 1024 row: r8 0.950-0.961 at 128-512, r4 0.921.
+                      phased_capped({1024, 4, 128, false, 1, false, false, 6}, 8),
+                      // Rows of 2 warps, 2 a block: r29 0.990 / 0.984 (fp16 / bf16; r4's block row
+                      // before: 0.945 / 0.940 in the same run).
+                      phased_capped({2048, 4, 256, false, 1, false, false, 3, true, 2}, 4),
+                      // r9 0.994 (r4's 2 x 256 staged persistent: 0.922)
+                      phased_capped({4096, 4, 128, true, 1, false, false, 6}, 8),
+                  },
+                  layernorm_16bit_past_4096),
+              layernorm_16bit_held_clusters);
 
 /// LayerNorm over 16-bit inputs under a load chain (the residual block), to 4096 columns. Rows
 /// marked s are pipeline_shapes.cu's survey of the residual block (seventeenth session, fp16 /
@@ -431,8 +463,11 @@ inline constexpr auto attention_32bit = replace_rows(
 
 /// Log-softmax over fp32 inputs: softmax's rows but at 262144 columns, where log-softmax takes 76
 /// registers on softmax's row (one block an SM, r10 0.664) and 64 under a cap of two, unspilled.
+/// Its phased kernel at 8192 columns capped to two blocks an SM (ptxas -v, sm_90, twenty-sixth
+/// session: the aligned kernel 60 registers, two blocks; phased 72, one; capped 64, two, no spill).
 inline constexpr auto log_softmax_32bit =
-    replace_rows(softmax_32bit, {{262144, 8, 512, true, 16, false, false, 2}}); // r10 0.966
+    replace_rows(softmax_32bit, {phased_capped({8192, 4, 512, true, 1, false, false, 1}, 2),
+                                 {262144, 8, 512, true, 16, false, false, 2}}); // r10 0.966
 
 /// RMSNorm over fp32 inputs.
 inline constexpr register_shape rmsnorm_32bit[] = {
