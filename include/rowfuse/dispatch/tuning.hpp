@@ -256,7 +256,9 @@ inline constexpr register_shape rmsnorm_16bit[] = {
     // Rows of 2 warps, 2 a block: r29 0.997 / 0.999 (fp16 / bf16; the block row before, r4's 2 x
     // 128 persistent: 0.937 / 0.944 in the same run).
     {2048, 4, 256, false, 1, false, false, 3, true, 2},
-    {4096, 4, 128, true, 1, false, false, 1},   // r4 0.994 (2 x 256 staged persistent: 0.87)
+    // r4 0.994 (2 x 256 staged persistent: 0.87). Its phased kernel capped to the aligned one's six
+    // blocks an SM (ptxas -v, twenty-sixth session: 78 / 96 registers, 79 capped, no spill).
+    phased_capped({4096, 4, 128, true, 1, false, false, 1}, 6),
     {8192, 4, 256, true, 1, false, false, 3},   // r4 0.995
     {16384, 4, 512, true, 1, false, false, 2},  // r4 0.991
     {32768, 4, 1024, true, 1, false, false, 1}, // r4 0.990 (staged persistent: 0.913)
@@ -433,8 +435,10 @@ inline constexpr auto layernorm_store_chain_16bit = join_rows(
 
 /// Softmax over fp32 inputs, packs of 4; past 32768 columns a row spans a cluster's registers.
 inline constexpr register_shape softmax_32bit[] = {
-    {256, 2, 512, false, 1, false, false, 1},    // 1.013-1.017
-    {512, 4, 256, false, 1, true, false, 1},     // 1.008
+    {256, 2, 512, false, 1, false, false, 1}, // 1.013-1.017
+    // 1.008. Its phased kernel capped to five blocks an SM (ptxas -v, twenty-sixth session: 48
+    // registers aligned, 56 phased (four blocks), 46 capped, no spill; log-softmax's 51 / 55 / 48).
+    phased_capped({512, 4, 256, false, 1, true, false, 1}, 5),
     {1024, 2, 128, true, 1, false, false, 1},    // 0.923
     {2048, 2, 256, true, 1, false, false, 1},    // 1.017
     {4096, 4, 256, true, 1, false, false, 1},    // 1.007
@@ -452,6 +456,9 @@ inline constexpr register_shape softmax_32bit[] = {
 /// run): staged shapes at every width, one block a tile to 8192 columns, persistent grids past it.
 inline constexpr auto attention_32bit = replace_rows(
     softmax_32bit, {
+                       // softmax's 512-column row without its phased cap (capped, the chain's
+                       // phased kernel spills 20 bytes)
+                       {512, 4, 256, false, 1, true, false, 1},
                        {256, 2, 512, false, 1, true, true, 1},    // 0.892-0.922 ([0.709-0.724])
                        {1024, 2, 128, true, 1, true, false, 1},   // 0.961 ([0.896])
                        {2048, 4, 128, true, 1, true, false, 1},   // 0.988 ([0.853])
