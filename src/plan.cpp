@@ -75,6 +75,60 @@ index_t ceil_div(index_t a, index_t b) {
   return (a + b - 1) / b;
 }
 
+/// Takes row i of `shapes` (of engine `kind`) for the plan.
+void take_shape(plan& p, engine_kind kind, std::span<tuning::register_shape const> shapes,
+                std::size_t i) {
+  tuning::register_shape const& s = shapes[i];
+  p.engine = kind;
+  p.shape = int(i);
+  p.packs = s.packs;
+  p.block_threads = s.block_threads;
+  p.cluster_blocks = s.cluster_blocks;
+  p.staged = s.staged; // the launcher clears it where the pack cannot travel by cp.async
+  p.persistent = s.persistent;
+  if (s.whole_block) {
+    p.group = s.block_threads * s.cluster_blocks;
+  } else if (s.row_warps > 0) {
+    p.group = 32 * s.row_warps; // the kernel's compile-time group
+  } else {
+    index_t const packs_in_row = ceil_div(p.cols, p.pack);
+    p.group = std::min(32, next_power_of_two(ceil_div(packs_in_row, s.packs)));
+  }
+}
+
+/// A phased row on group rows of a run-time group (the automatic plan `p` for its whole packs),
+/// where that group cannot phase the row (fewer than 2 x pack - 2 lanes: one edge element a lane)
+/// or is a 32-lane group filled to at most 5/8: the table's run-time-group row with the most
+/// packs a lane that holds the packs at 2 x pack - 2 lanes or more. A 300-column 16-bit row
+/// (37 packs) on softmax's 2-pack row is one warp's work with 27 of its 64 pack slots empty, and
+/// issue-bound (ncu: the row's fixed work, its phase, edges and reductions, on every warp); on the
+/// 4-pack row two rows share a warp. Layernorm's 4-pack row leaves rows of 17-32 packs (136-263
+/// columns) 8 lanes, single elements; its 2-pack row phases them. bench/NOTES.md, twenty-sixth
+/// session.
+plan narrow_phased_shape(plan p, int pack, std::span<tuning::register_shape const> shapes) {
+  if (p.engine != engine_kind::warp_rows || shapes[std::size_t(p.shape)].row_warps > 0)
+    return p;
+  index_t const packs = ceil_div(p.cols, pack);
+  int const lanes_needed = 2 * pack - 2;
+  bool const too_few_lanes = p.group < lanes_needed;
+  bool const sparse = p.group == 32 && 8 * packs <= 5 * 32 * index_t(p.packs);
+  if (!too_few_lanes && !sparse)
+    return p;
+  plan best = p;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    tuning::register_shape const& s = shapes[i];
+    if (s.whole_block || s.row_warps > 0 || tuning::capacity(s, pack) < p.cols)
+      continue;
+    plan candidate = p;
+    take_shape(candidate, engine_kind::warp_rows, shapes, i);
+    bool const better =
+        too_few_lanes ? best.group < lanes_needed || s.packs > best.packs : s.packs > best.packs;
+    if (candidate.group >= lanes_needed && better)
+      best = candidate;
+  }
+  return best;
+}
+
 /// The first shape of `shapes` of `kind` (group, whole-block or cluster rows) that holds `cols`:
 /// for the automatic plan the first whose max_cols reaches cols, for a forced engine the first
 /// whose capacity does.
@@ -89,21 +143,7 @@ bool try_register(plan& p, engine_kind kind, bool forced,
       continue;
     if (forced ? tuning::capacity(s, p.pack) < p.cols : s.max_cols < p.cols)
       continue;
-    p.engine = kind;
-    p.shape = int(i);
-    p.packs = s.packs;
-    p.block_threads = s.block_threads;
-    p.cluster_blocks = s.cluster_blocks;
-    p.staged = s.staged; // the launcher clears it where the pack cannot travel by cp.async
-    p.persistent = s.persistent;
-    if (s.whole_block) {
-      p.group = s.block_threads * s.cluster_blocks;
-    } else if (s.row_warps > 0) {
-      p.group = 32 * s.row_warps; // the kernel's compile-time group
-    } else {
-      index_t const packs_in_row = ceil_div(p.cols, p.pack);
-      p.group = std::min(32, next_power_of_two(ceil_div(packs_in_row, s.packs)));
-    }
+    take_shape(p, kind, shapes, i);
     return true;
   }
   return false;
@@ -276,6 +316,8 @@ plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engin
       }
     }
   }
+  if (forced == engine_kind::automatic && p.refused.empty())
+    p = narrow_phased_shape(p, pack, shapes);
   p.cols = cols;
   if (!p.refused.empty())
     return p;

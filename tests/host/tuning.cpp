@@ -404,6 +404,31 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers,
       "layernorm", 4096, 40001, 8, rf::engine_kind::automatic, h100, layernorm_alone);
   CHECK(!at_40001.phased);
   CHECK(at_40001.refused.find("phased") != std::string::npos);
+  // Narrow phased rows on run-time-group rows: a 32-lane group filled to at most 5/8 takes the
+  // row with more packs a lane (two rows a warp), one of too few lanes for the edges the row with
+  // fewer; a full group keeps the automatic row.
+  auto const softmax_16 = rf::detail::register_shapes(2, 8, shape_family::softmax);
+  rf::plan const at_300 = rf::detail::try_phased_plan("softmax", 4096, 300, 8,
+                                                      rf::engine_kind::automatic, h100, softmax_16);
+  CHECK(at_300.phased);
+  CHECK(at_300.engine == rf::engine_kind::warp_rows);
+  CHECK(at_300.packs == 4);
+  CHECK(at_300.group == 16);
+  rf::plan const at_1000 = rf::detail::try_phased_plan(
+      "softmax", 4096, 1000, 8, rf::engine_kind::automatic, h100, softmax_16);
+  CHECK(at_1000.packs == 4);
+  CHECK(at_1000.group == 32);
+  rf::plan const aligned_1024 = rf::detail::choose_plan(
+      "softmax", 4096, 1024, 8, rf::engine_kind::automatic, h100, softmax_16);
+  CHECK(at_1000.shape == aligned_1024.shape);
+  for (rf::index_t cols : {140, 260}) {
+    CAPTURE(cols);
+    rf::plan const narrow = rf::detail::try_phased_plan(
+        "layernorm", 4096, cols, 8, rf::engine_kind::automatic, h100, layernorm_alone);
+    CHECK(narrow.phased);
+    CHECK(narrow.packs == 2);
+    CHECK(narrow.group == 16);
+  }
   // Past 65536 columns layernorm's 16-bit tables (alone and under a store chain) keep a cluster
   // row for forced plans that holds the packs: the automatic plans stay on the held rows, and a
   // phased row of 100003 columns takes that row.

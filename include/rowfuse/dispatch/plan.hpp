@@ -103,7 +103,9 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
 /// elements), in registers (not read back from staging: column_placement::held), a row spanning
 /// at least 2 x pack - 2 lanes (one edge element a lane). Where the automatic plan's shape is read
 /// back from staging, the block rows' and then the cluster rows' shape that holds the packs in
-/// registers instead (a table keeps such rows for forced plans).
+/// registers instead (a table keeps such rows for forced plans). On group rows of a run-time group
+/// too narrow for the edges, or of 32 lanes filled to at most 5/8, the group row with the most
+/// packs a lane that spans 2 x pack - 2 lanes (src/plan.cpp, narrow_phased_shape).
 /// Where none does, the plan is not phased and says why in `refused`.
 plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
                      device_info const& device, std::span<tuning::register_shape const> shapes);
