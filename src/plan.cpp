@@ -105,7 +105,8 @@ void take_shape(plan& p, engine_kind kind, std::span<tuning::register_shape cons
 /// 4-pack row two rows share a warp. Layernorm's 4-pack row leaves rows of 17-32 packs (136-263
 /// columns) 8 lanes, single elements; its 2-pack row phases them. bench/NOTES.md, twenty-sixth
 /// session.
-plan narrow_phased_shape(plan p, int pack, std::span<tuning::register_shape const> shapes) {
+plan narrow_phased_shape(plan p, int pack, std::span<tuning::register_shape const> shapes,
+                         std::span<bool const> compiled) {
   if (p.engine != engine_kind::warp_rows || shapes[std::size_t(p.shape)].row_warps > 0)
     return p;
   index_t const packs = ceil_div(p.cols, pack);
@@ -117,7 +118,8 @@ plan narrow_phased_shape(plan p, int pack, std::span<tuning::register_shape cons
   plan best = p;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     tuning::register_shape const& s = shapes[i];
-    if (s.whole_block || s.row_warps > 0 || tuning::capacity(s, pack) < p.cols)
+    if (s.whole_block || s.row_warps > 0 || tuning::capacity(s, pack) < p.cols ||
+        (!compiled.empty() && !compiled[i]))
       continue;
     plan candidate = p;
     take_shape(candidate, engine_kind::warp_rows, shapes, i);
@@ -300,7 +302,8 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
 }
 
 plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
-                     device_info const& device, std::span<tuning::register_shape const> shapes) {
+                     device_info const& device, std::span<tuning::register_shape const> shapes,
+                     std::span<bool const> compiled) {
   index_t const whole = cols / pack * pack;
   auto const held = [&](plan const& candidate) {
     return candidate.shape >= 0 &&
@@ -317,7 +320,7 @@ plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engin
     }
   }
   if (forced == engine_kind::automatic && p.refused.empty())
-    p = narrow_phased_shape(p, pack, shapes);
+    p = narrow_phased_shape(p, pack, shapes, compiled);
   p.cols = cols;
   if (!p.refused.empty())
     return p;

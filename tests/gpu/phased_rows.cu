@@ -99,6 +99,35 @@ TEST_CASE("phased rows: log_softmax fp16") {
   check_layouts<__half, true>(15);
 }
 
+TEST_CASE("phased rows: a call bounded by cols_range runs the rows it compiled") {
+  // 300 fp16 columns one element off the grid: unbounded, the 4-pack row (two rows a warp); bounded
+  // to 257-512 columns the call has no kernel of it, and runs the 2-pack row it compiled.
+  std::mt19937 rng(16);
+  long const cols = 300, rows = rows_for(cols), ld = cols + 1, offset = 1;
+  std::size_t const size = std::size_t(offset + rows * ld + 8);
+  test::mirrored<__half> x(size), y(size), y_ref(size);
+  test::fill_uniform(x.host, rng);
+  x.upload();
+  auto const exact =
+      rf::reference::softmax(rf::load(x.h(offset), rows, cols, ld), rf::store(y_ref.h(offset), ld));
+  auto const load = rf::load(static_cast<__half const*>(x.d(offset)), rows, cols, ld);
+  auto const store = rf::store(y.d(offset), ld);
+  rf::plan const unbounded =
+      rf::softmax(load, store, nullptr, {rf::engine_kind::automatic, 0, true});
+  CHECK(unbounded.phased);
+  CHECK(unbounded.packs == 4);
+  test::poison(y.host);
+  y.upload();
+  rf::plan const bounded = rf::softmax<rf::cols_range{257, 512}>(load, store);
+  test::sync_and_check();
+  INFO(rf::explain(bounded));
+  CHECK(bounded.phased);
+  CHECK(bounded.packs == 2);
+  std::vector<test::mirrored<__half>::stored> const got = y.download();
+  CHECK_MATCHES(test::compare(got, exact, rows, cols, ld, offset, 0.0));
+  CHECK(-1 == test::written_outside(got, rows, cols, ld, offset));
+}
+
 TEST_CASE("phased rows only where every view shares the input's phase") {
   std::mt19937 rng(16);
   long const rows = 40, cols = 3001, ld = cols;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -421,6 +422,18 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers,
   rf::plan const aligned_1024 = rf::detail::choose_plan(
       "softmax", 4096, 1024, 8, rf::engine_kind::automatic, h100, softmax_16);
   CHECK(at_1000.shape == aligned_1024.shape);
+  // A call bounded to 257-512 columns (cols_range) compiled no kernel of the 1024-column row: the
+  // rule keeps the automatic row.
+  auto const compiled = std::make_unique<bool[]>(softmax_16.size()); // every row false
+  compiled[std::size_t(
+      rf::detail::choose_plan("softmax", 4096, 512, 8, rf::engine_kind::automatic, h100, softmax_16)
+          .shape)] = true;
+  rf::plan const bounded_300 = rf::detail::try_phased_plan(
+      "softmax", 4096, 300, 8, rf::engine_kind::automatic, h100, softmax_16,
+      std::span<bool const>(compiled.get(), softmax_16.size()));
+  CHECK(bounded_300.phased);
+  CHECK(bounded_300.packs == 2);
+  CHECK(bounded_300.group == 32);
   for (rf::index_t cols : {140, 260}) {
     CAPTURE(cols);
     rf::plan const narrow = rf::detail::try_phased_plan(

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <type_traits>
 #include <utility>
@@ -110,6 +111,16 @@ template <auto const& Table, std::size_t I, int N, cols_range Range> constexpr b
   index_t const lowest = I == 0 ? 1 : Table[I - 1].max_cols + 1;
   index_t const highest = std::max(Table[I].max_cols, tuning::capacity(Table[I], N));
   return Range.max >= lowest && Range.min <= highest;
+}
+
+/// Which rows of Table a call bounded by Range instantiates kernels for (admitted).
+template <auto const& Table, int N, cols_range Range> constexpr auto admitted_rows() {
+  std::array<bool, std::size(Table)> rows{};
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((rows[I] = admitted<Table, I, N, Range>()), ...);
+  }
+  (std::make_index_sequence<std::size(Table)>{});
+  return rows;
 }
 
 /// Whether rows wider than every register shape (the streaming and cluster engines) can occur.
@@ -311,9 +322,11 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
   // register shape holds the row's whole packs (try_phased_plan); single elements elsewhere.
   if constexpr (engine::phased_op<Op, wide>) {
     if (!wide_ok && options.pack == 0 && phases_allow<wide>(load, store)) {
-      plan const phased =
-          try_phased_plan(Op::name, rows, cols, wide, options.engine, dev,
-                          register_shapes(int(sizeof(T)), wide, shape_family_of<Op, Load, Store>));
+      static constexpr auto compiled =
+          admitted_rows<shape_table<T, wide, Op, Load, Store>(), wide, Range>();
+      plan const phased = try_phased_plan(
+          Op::name, rows, cols, wide, options.engine, dev,
+          register_shapes(int(sizeof(T)), wide, shape_family_of<Op, Load, Store>), compiled);
       if (phased.phased)
         p = phased;
     }

@@ -105,10 +105,12 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
 /// back from staging, the block rows' and then the cluster rows' shape that holds the packs in
 /// registers instead (a table keeps such rows for forced plans). On group rows of a run-time group
 /// too narrow for the edges, or of 32 lanes filled to at most 5/8, the group row with the most
-/// packs a lane that spans 2 x pack - 2 lanes (src/plan.cpp, narrow_phased_shape).
-/// Where none does, the plan is not phased and says why in `refused`.
+/// packs a lane that spans 2 x pack - 2 lanes (src/plan.cpp, narrow_phased_shape), among the rows
+/// `compiled` marks (those whose phased kernels the call instantiated under its cols_range;
+/// empty: every row). Where none does, the plan is not phased and says why in `refused`.
 plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
-                     device_info const& device, std::span<tuning::register_shape const> shapes);
+                     device_info const& device, std::span<tuning::register_shape const> shapes,
+                     std::span<bool const> compiled = {});
 
 /// try_plan, throwing rowfuse::error with the refusal.
 plan choose_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
