@@ -75,6 +75,13 @@ index_t ceil_div(index_t a, index_t b) {
   return (a + b - 1) / b;
 }
 
+/// The register engine a shape runs on: group rows, whole-block rows or rows over a cluster.
+engine_kind engine_of(tuning::register_shape const& s) {
+  return !s.whole_block         ? engine_kind::warp_rows
+         : s.cluster_blocks > 1 ? engine_kind::cluster_rows
+                                : engine_kind::block_rows;
+}
+
 /// Takes row i of `shapes` (of engine `kind`) for the plan.
 void take_shape(plan& p, engine_kind kind, std::span<tuning::register_shape const> shapes,
                 std::size_t i) {
@@ -138,12 +145,31 @@ bool try_register(plan& p, engine_kind kind, bool forced,
                   std::span<tuning::register_shape const> shapes, device_info const& device) {
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     tuning::register_shape const& s = shapes[i];
-    engine_kind const of = !s.whole_block         ? engine_kind::warp_rows
-                           : s.cluster_blocks > 1 ? engine_kind::cluster_rows
-                                                  : engine_kind::block_rows;
+    engine_kind const of = engine_of(s);
     if (of != kind || (of == engine_kind::cluster_rows && device.compute_capability < 90))
       continue;
     if (forced ? tuning::capacity(s, p.pack) < p.cols : s.max_cols < p.cols)
+      continue;
+    take_shape(p, kind, shapes, i);
+    return true;
+  }
+  return false;
+}
+
+/// For a phased row whose automatic shape reads its row back from staging (held): the first shape
+/// of `kind` whose capacity holds the plan's whole packs and that holds them in registers, among
+/// the rows `compiled` marks (empty: every row). A held row ahead of it in the table is passed by:
+/// layernorm's 16-bit tables start their cluster rows with a held row of 65536 columns, and a
+/// forced search that stopped there left rows of 32769-65536 columns off the grid on single
+/// elements (bench/NOTES.md, twenty-seventh session).
+bool take_unheld_shape(plan& p, engine_kind kind, std::span<tuning::register_shape const> shapes,
+                       std::span<bool const> compiled, device_info const& device) {
+  if (kind == engine_kind::cluster_rows && device.compute_capability < 90)
+    return false;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    tuning::register_shape const& s = shapes[i];
+    if (engine_of(s) != kind || s.columns == tuning::column_placement::held ||
+        tuning::capacity(s, p.pack) < p.cols || (!compiled.empty() && !compiled[i]))
       continue;
     take_shape(p, kind, shapes, i);
     return true;
@@ -310,15 +336,10 @@ plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engin
            shapes[std::size_t(candidate.shape)].columns == tuning::column_placement::held;
   };
   plan p = try_plan(op, rows, whole, pack, forced, device, shapes);
-  if (forced == engine_kind::automatic && held(p)) {
-    for (engine_kind const instead : {engine_kind::block_rows, engine_kind::cluster_rows}) {
-      plan const other = try_plan(op, rows, whole, pack, instead, device, shapes);
-      if (other.refused.empty() && !held(other)) {
-        p = other;
+  if (forced == engine_kind::automatic && held(p))
+    for (engine_kind const instead : {engine_kind::block_rows, engine_kind::cluster_rows})
+      if (take_unheld_shape(p, instead, shapes, compiled, device))
         break;
-      }
-    }
-  }
   if (forced == engine_kind::automatic && p.refused.empty())
     p = narrow_phased_shape(p, pack, shapes, compiled);
   p.cols = cols;

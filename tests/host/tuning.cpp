@@ -399,12 +399,7 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers,
   CHECK(at_32767.engine == rf::engine_kind::block_rows);
   CHECK(tee_chain[std::size_t(at_32767.shape)].columns != rf::tuning::column_placement::held);
   CHECK(rf::tuning::capacity(tee_chain[std::size_t(at_32767.shape)], 8) >= 32760);
-  // Past the block rows, where every cluster row that holds the packs is held: not phased.
   auto const layernorm_alone = rf::detail::register_shapes(2, 8, shape_family::layernorm);
-  rf::plan const at_40001 = rf::detail::try_phased_plan(
-      "layernorm", 4096, 40001, 8, rf::engine_kind::automatic, h100, layernorm_alone);
-  CHECK(!at_40001.phased);
-  CHECK(at_40001.refused.find("phased") != std::string::npos);
   // Narrow phased rows on run-time-group rows: a 32-lane group filled to at most 5/8 takes the
   // row with more packs a lane (two rows a warp), one of too few lanes for the edges the row with
   // fewer; a full group keeps the automatic row.
@@ -442,9 +437,11 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers,
     CHECK(narrow.packs == 2);
     CHECK(narrow.group == 16);
   }
-  // Past 65536 columns layernorm's 16-bit tables (alone and under a store chain) keep a cluster
-  // row for forced plans that holds the packs: the automatic plans stay on the held rows, and a
-  // phased row of 100003 columns takes that row.
+  // Past 32768 columns layernorm's 16-bit tables (alone and under a store chain) start their
+  // cluster rows with held rows, and keep a cluster row for forced plans that holds the packs: the
+  // automatic plans stay on the held rows, and phased rows of 32769-131072 columns pass the held
+  // rows by for that row (40001 and 50257 columns, ahead of which the held 65536-column row
+  // stands, as 100003 columns).
   for (shape_family family : {shape_family::layernorm, shape_family::layernorm_store_chain}) {
     CAPTURE(int(family));
     auto const shapes = rf::detail::register_shapes(2, 8, family);
@@ -454,11 +451,21 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers,
                                                        rf::engine_kind::automatic, h100, shapes);
       CHECK(shapes[std::size_t(aligned.shape)].columns == rf::tuning::column_placement::held);
     }
-    rf::plan const at_100003 = rf::detail::try_phased_plan(
-        "layernorm", 2048, 100003, 8, rf::engine_kind::automatic, h100, shapes);
-    CHECK(at_100003.phased);
-    CHECK(at_100003.engine == rf::engine_kind::cluster_rows);
-    CHECK(at_100003.cluster_blocks == 8);
-    CHECK(shapes[std::size_t(at_100003.shape)].columns != rf::tuning::column_placement::held);
+    for (rf::index_t cols : {40001, 50257, 100003}) {
+      CAPTURE(cols);
+      rf::plan const p = rf::detail::try_phased_plan("layernorm", 2048, cols, 8,
+                                                     rf::engine_kind::automatic, h100, shapes);
+      CHECK(p.phased);
+      CHECK(p.engine == rf::engine_kind::cluster_rows);
+      CHECK(p.cluster_blocks == 8);
+      CHECK(shapes[std::size_t(p.shape)].columns != rf::tuning::column_placement::held);
+    }
+    // A call whose cols_range left that row's kernels out: not phased, and the plan says why.
+    auto const none = std::make_unique<bool[]>(shapes.size()); // every row false
+    rf::plan const bounded =
+        rf::detail::try_phased_plan("layernorm", 2048, 50257, 8, rf::engine_kind::automatic, h100,
+                                    shapes, std::span<bool const>(none.get(), shapes.size()));
+    CHECK(!bounded.phased);
+    CHECK(bounded.refused.find("phased") != std::string::npos);
   }
 }

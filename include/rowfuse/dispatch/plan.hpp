@@ -102,8 +102,9 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
 /// shapes that hold a row's whole packs, at most cols / pack of them (its head and tail are single
 /// elements), in registers (not read back from staging: column_placement::held), a row spanning
 /// at least 2 x pack - 2 lanes (one edge element a lane). Where the automatic plan's shape is read
-/// back from staging, the block rows' and then the cluster rows' shape that holds the packs in
-/// registers instead (a table keeps such rows for forced plans). On group rows of a run-time group
+/// back from staging, the first block row and then the first cluster row that holds the packs in
+/// registers instead, passing held rows by (a table keeps such rows for forced plans). On group
+/// rows of a run-time group
 /// too narrow for the edges, or of 32 lanes filled to at most 5/8, the group row with the most
 /// packs a lane that spans 2 x pack - 2 lanes (src/plan.cpp, narrow_phased_shape), among the rows
 /// `compiled` marks (those whose phased kernels the call instantiated under its cols_range;
