@@ -199,11 +199,12 @@ inline constexpr register_shape softmax_16bit[] = {
 /// log-softmax, whose phase 2 keeps x and sums two floats, faster on other shapes; at 131072 and
 /// 262144 columns round 25's persistent staged clusters (nineteenth session; softmax's row at
 /// 131072 0.897, round 10's at 262144 0.758-0.760 in the same run).
-/// Its phased kernels (rows off the 16-byte grid) on softmax's rows to 4096 columns and its own at
-/// 32768 are capped to the aligned kernels' blocks an SM (ptxas -v, sm_90, twenty-sixth session:
-/// registers and blocks an SM, aligned / phased before / phased capped, none spills): 512 48 (5)
-/// / 53 (4) / 47 (5); 1024 72 (7) / 79 (6) / 72 (7); 2048 95 (5) / 127 (4) / 95 (5); 4096 46 (5) /
-/// 54 (4) / 48 (5); 32768 96 (5) / 127 (4) / 96 (5).
+/// Its phased kernels (rows off the 16-byte grid) on softmax's rows to 4096 columns and at 65536,
+/// and its own at 32768, are capped to the aligned kernels' blocks an SM (ptxas -v, sm_90,
+/// twenty-sixth and twenty-seventh sessions: registers and blocks an SM, aligned / phased before /
+/// phased capped, none spills): 512 48 (5) / 53 (4) / 47 (5); 1024 72 (7) / 79 (6) / 72 (7); 2048
+/// 95 (5) / 127 (4) / 95 (5); 4096 46 (5) / 54 (4) / 48 (5); 32768 96 (5) / 127 (4) / 96 (5); 65536
+/// 96 (5) / 127 (4) / 96 (5).
 inline constexpr auto log_softmax_16bit = replace_rows(
     softmax_16bit, {
                        phased_capped({512, 2, 256, false, 1, false, false, 4}, 5),
@@ -213,6 +214,7 @@ inline constexpr auto log_softmax_16bit = replace_rows(
                        {16384, 4, 512, true, 1, true, false, 2}, // r10 0.998 (softmax's: 0.944)
                        // r10 0.977 (softmax's: 0.895)
                        phased_capped({32768, 8, 128, true, 4, false, false, 4}, 5),
+                       phased_capped({65536, 8, 128, true, 8, false, false, 1}, 5),
                        {131072, 4, 1024, true, 4, true, true, 1}, // r25 0.924-0.927
                        {262144, 8, 256, true, 16, true, true, 1}, // r25 0.918-0.920
                    });
@@ -439,15 +441,20 @@ inline constexpr register_shape softmax_32bit[] = {
     // 1.008. Its phased kernel capped to five blocks an SM (ptxas -v, twenty-sixth session: 48
     // registers aligned, 56 phased (four blocks), 46 capped, no spill; log-softmax's 51 / 55 / 48).
     phased_capped({512, 4, 256, false, 1, true, false, 1}, 5),
-    {1024, 2, 128, true, 1, false, false, 1},    // 0.923
-    {2048, 2, 256, true, 1, false, false, 1},    // 1.017
-    {4096, 4, 256, true, 1, false, false, 1},    // 1.007
-    {8192, 4, 512, true, 1, false, false, 1},    // 1.012
-    {16384, 8, 512, true, 1, false, false, 1},   // 0.977 (r4: 16 x 256 1.005, 167 registers)
-    {32768, 8, 256, true, 4, false, false, 1},   // r6 1.004 (8 x 1024 staged: 0.882)
-    {65536, 8, 256, true, 8, false, false, 1},   // r6 1.005 (cluster barrier exchange: 0.810)
-    {131072, 8, 256, true, 16, false, false, 1}, // r6 1.008 (0.745)
-    {262144, 8, 512, true, 16, false, false, 1}, // r6 0.968 (0.641)
+    {1024, 2, 128, true, 1, false, false, 1},  // 0.923
+    {2048, 2, 256, true, 1, false, false, 1},  // 1.017
+    {4096, 4, 256, true, 1, false, false, 1},  // 1.007
+    {8192, 4, 512, true, 1, false, false, 1},  // 1.012
+    {16384, 8, 512, true, 1, false, false, 1}, // 0.977 (r4: 16 x 256 1.005, 167 registers)
+    {32768, 8, 256, true, 4, false, false, 1}, // r6 1.004 (8 x 1024 staged: 0.882)
+    // The next three rows' phased kernels capped to the aligned ones' blocks an SM (ptxas -v,
+    // sm_90, twenty-seventh session: aligned 63 registers, phased 66 (log-softmax's at 65536: 64 /
+    // 72), which leave three blocks an SM where the aligned kernels hold four (at 262144 one where
+    // they hold two); capped, 64 (log-softmax 62-64), none spills).
+    // r6 1.005 (cluster barrier exchange: 0.810)
+    phased_capped({65536, 8, 256, true, 8, false, false, 1}, 4),
+    phased_capped({131072, 8, 256, true, 16, false, false, 1}, 4), // r6 1.008 (0.745)
+    phased_capped({262144, 8, 512, true, 16, false, false, 1}, 2), // r6 0.968 (0.641)
 };
 
 /// The attention probabilities over fp32 inputs (softmax under a load chain that masks and a store
