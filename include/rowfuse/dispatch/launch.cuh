@@ -272,11 +272,18 @@ bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store
 }
 
 /// Whether packs of N can run a call on phased rows (plan::phased): the input is on its element
-/// grid, and every other view and operand on the pack grid wherever the input's row is.
-template <int N, class Load, class Store> bool phases_allow(Load const& load, Store const& store) {
+/// grid, and every other view and operand (a gradient_op's gradient and its chain's too) on the
+/// pack grid wherever the input's row is.
+template <int N, class Op, class Load, class Store>
+bool phases_allow(Op const& op, Load const& load, Store const& store) {
   auto const phase = row_phase::of(load.input);
-  return phase.template admits<N>(load.input) && phase.template admits<N>(store.output) &&
-         chain_allows_phased_pack<N>(load, phase) && chain_allows_phased_pack<N>(store, phase);
+  bool gradient_allows = true;
+  if constexpr (engine::gradient_op<Op>)
+    gradient_allows = phase.template admits<N>(op.gradient.input) &&
+                      chain_allows_phased_pack<N>(op.gradient, phase);
+  return gradient_allows && phase.template admits<N>(load.input) &&
+         phase.template admits<N>(store.output) && chain_allows_phased_pack<N>(load, phase) &&
+         chain_allows_phased_pack<N>(store, phase);
 }
 
 /// Binds and checks the expressions, plans, completes the plan and launches its kernel (unless
@@ -321,7 +328,7 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
   // Rows off the grid take phased packs where every view's rows start equally far off it and a
   // register shape holds the row's whole packs (try_phased_plan); single elements elsewhere.
   if constexpr (engine::phased_op<Op, wide>) {
-    if (!wide_ok && options.pack == 0 && phases_allow<wide>(load, store)) {
+    if (!wide_ok && options.pack == 0 && phases_allow<wide>(op, load, store)) {
       static constexpr auto compiled =
           admitted_rows<shape_table<T, wide, Op, Load, Store>(), wide, Range>();
       plan const phased = try_phased_plan(

@@ -84,11 +84,15 @@ inline constexpr bool reads_columns<
     true;
 
 /// Ops whose rows can be phased (register_config::phased, phased_row.cuh): the forward ops
-/// (softmax, log-softmax, layernorm, rmsnorm). A lane's edge element joins each reduction as a
-/// pack of one; per-column operands are read off their grid
-/// (`read_columns_off_grid<N>(col0)`, of read_columns' type: detail::read_operand_off_grid).
+/// (softmax, log-softmax, layernorm, rmsnorm) and the softmax family's backward (a gradient_op
+/// whose gradient view starts its rows as far off the grid as its input: the launch checks it).
+/// A lane's edge element joins each reduction as a pack of one, a gradient_op's beside the
+/// gradient's element at its column; per-column operands are read off their grid
+/// (`read_columns_off_grid<N>(col0)`, of read_columns' type: detail::read_operand_off_grid). Not
+/// the ops that order their rows (the norms' backward: every element of a chunk by one thread).
 template <class Op, int N>
-inline constexpr bool phased_op = !gradient_op<Op> && !ordered_rows_op<Op>;
+inline constexpr bool phased_op =
+    !ordered_rows_op<Op> && !(gradient_op<Op> && reads_columns<Op, N>);
 
 /// A gradient_op's second stream as the kernel holds it; a stand-in of no size for other ops.
 template <class Op, bool = gradient_op<Op>> struct second_stream {
@@ -541,21 +545,27 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
             detail::load_pack<N>(staged_gradient_pack(slot, p), gradient_raw[p]);
           else
             op.gradient.template read_input<N>(row, col_of(p), gradient_raw[p]);
-          gradient_reads[p] = op.gradient.template read<N>(row, col_of(p));
+          gradient_reads[p] = op.gradient.template read<N, phased>(row, col_of(p));
         }
       }
     }
-    // A phased row's edge element of this lane (phased_row): its loads issued with the packs',
-    // transformed after them.
+    // A phased row's edge element of this lane (phased_row), and a gradient_op's gradient element
+    // at its column: their loads issued with the packs', transformed after them.
     [[maybe_unused]] bool const has_edge = phased && row_ok && lane < layout.edges;
     [[maybe_unused]] index_t edge_col = 0;
     [[maybe_unused]] input_t edge_raw[1];
     [[maybe_unused]] typename Load::template reads_type<1> edge_reads;
+    [[maybe_unused]] gradient_element gradient_edge_raw[1];
+    [[maybe_unused]] typename second_stream<Op>::template reads_type<1> gradient_edge_reads;
     if constexpr (phased) {
       if (has_edge) {
         edge_col = layout.edge_column(lane);
         load.template read_input<1>(row, edge_col, edge_raw);
         edge_reads = load.template read<1>(row, edge_col);
+        if constexpr (two_streams) {
+          op.gradient.template read_input<1>(row, edge_col, gradient_edge_raw);
+          gradient_edge_reads = op.gradient.template read<1>(row, edge_col);
+        }
       }
     }
     // The store side's index-only work (dropout's Philox) runs while the input's load is in
@@ -629,12 +639,22 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       }
     }
 
-    // The edge element's value, after the packs' (its load has had their time to land).
+    // The edge element's value (and the gradient's), after the packs' (its load has had their
+    // time to land).
     [[maybe_unused]] float edge[1] = {0.0f};
-    if constexpr (phased)
-      if (has_edge)
+    [[maybe_unused]] float gradient_edge[1] = {0.0f};
+    if constexpr (phased) {
+      if (has_edge) {
         load.template transform<1>(edge_raw, row, edge_col, edge, load_ctx, edge_reads,
                                    load.template draw<1>(row, edge_col, cols));
+        if constexpr (two_streams) {
+          op.gradient.template transform<1>(gradient_edge_raw, row, edge_col, gradient_edge,
+                                            load_ctx, gradient_edge_reads,
+                                            op.gradient.template draw<1>(row, edge_col, cols));
+          op.template prepare<1>(edge, gradient_edge, row, edge_col, true);
+        }
+      }
+    }
     [[maybe_unused]] int const edge_n = has_edge ? 1 : 0;
 
     // A row read back (rereads): pack p's values from the staging slot through the load chain,
@@ -812,7 +832,10 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         refill_single_slot();
     } else {
       auto const local = [&] {
-        if constexpr (two_streams)
+        if constexpr (two_streams && phased)
+          return op.merge(over_values([&](int count) { return op.local(v, g, count); }),
+                          op.local(edge, gradient_edge, edge_n));
+        else if constexpr (two_streams)
           return over_values([&](int count) { return op.local(v, g, count); });
         else if constexpr (phased)
           return op.merge(over_values([&](int count) { return op.local(v, count); }),
@@ -837,7 +860,12 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           op.template finish<count>(y, stats, row, col0);
       };
       finish_row(stats, held_values, finish);
-      finish_edge(finish);
+      if constexpr (two_streams)
+        finish_edge([&](float(&y)[1], index_t col0, auto const&) {
+          op.template finish<1>(y, gradient_edge, stats, row, col0);
+        });
+      else
+        finish_edge(finish);
     }
   }
   flush_amax(store, store_ctx, &shared);
