@@ -823,10 +823,13 @@ inline constexpr register_shape gradient_32bit[] = {
 /// softmax and log-softmax backward over 16-bit inputs, packs of 8 (softmax / log-softmax
 /// backward).
 inline constexpr register_shape softmax_gradient_16bit[] = {
-    {32, 1, 256, false, 1, false, false, 4},   // r27 1.014 / 0.967
-    {512, 2, 256, false, 1, true, false, 4},   // r27 0.988-1.009 / 0.985-1.007 at 64-512
-    {1024, 4, 128, false, 1, true, true, 1},   // r27 0.936 / 0.905 (tiles: 1.007 / 0.848)
-    {2048, 2, 128, true, 1, false, false, 4},  // r5 1.012 / 1.009 (the norms' row: 0.94)
+    {32, 1, 256, false, 1, false, false, 4}, // r27 1.014 / 0.967
+    {512, 2, 256, false, 1, true, false, 4}, // r27 0.988-1.009 / 0.985-1.007 at 64-512
+    {1024, 4, 128, false, 1, true, true, 1}, // r27 0.936 / 0.905 (tiles: 1.007 / 0.848)
+    // r5 1.012 / 1.009 (the norms' row: 0.94). Its phased kernel (rows off the 16-byte grid)
+    // capped to the aligned one's seven blocks an SM (ptxas -v, sm_90, twenty-seventh session:
+    // 72 registers aligned, 80 phased (six blocks), 72 capped, no spill).
+    phased_capped({2048, 2, 128, true, 1, false, false, 4}, 7),
     {4096, 2, 256, true, 1, false, false, 4},  // r5 1.009 / 1.004 (0.94)
     {8192, 2, 512, true, 1, false, false, 2},  // r5 1.009 / 0.998 (0.86 / 0.75)
     {16384, 2, 512, true, 2, false, false, 2}, // r21 1.007 / 0.991 (2 x 1024: 0.997 / r5 0.943)
@@ -842,9 +845,11 @@ inline constexpr register_shape softmax_gradient_16bit[] = {
 /// softmax backward alone (no load, gradient or store nodes) over 16-bit inputs: softmax_gradient's
 /// rows but at 1024 columns, one block a tile (round 27: 1.007 against 0.936 on the persistent
 /// grid, where log-softmax's backward ran 0.848 against 0.905; rowfuse-bench, the attention
-/// chain's backward on this row: 0.83 -> 0.77).
-inline constexpr auto softmax_alone_gradient_16bit =
-    replace_rows(softmax_gradient_16bit, {{1024, 4, 128, false, 1, true, false, 1}});
+/// chain's backward on this row: 0.83 -> 0.77). Its phased kernel capped to the aligned one's four
+/// blocks an SM (ptxas -v, sm_90, twenty-seventh session: 126 registers aligned, 146 phased (three
+/// blocks), 126 capped, no spill).
+inline constexpr auto softmax_alone_gradient_16bit = replace_rows(
+    softmax_gradient_16bit, {phased_capped({1024, 4, 128, false, 1, true, false, 1}, 4)});
 
 /// softmax and log-softmax backward over fp32 inputs, packs of 4.
 inline constexpr register_shape softmax_gradient_32bit[] = {
