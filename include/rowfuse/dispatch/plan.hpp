@@ -104,11 +104,11 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
 /// at least 2 x pack - 2 lanes (one edge element a lane). Where the automatic plan's shape is read
 /// back from staging, the first block row and then the first cluster row that holds the packs in
 /// registers instead, passing held rows by (a table keeps such rows for forced plans). On group
-/// rows of a run-time group
-/// too narrow for the edges, or of 32 lanes filled to at most 5/8, the group row with the most
-/// packs a lane that spans 2 x pack - 2 lanes (src/plan.cpp, narrow_phased_shape), among the rows
-/// `compiled` marks (those whose phased kernels the call instantiated under its cols_range;
-/// empty: every row). Where none does, the plan is not phased and says why in `refused`.
+/// rows of a run-time group too narrow for the edges, or of 32 lanes filled to at most 5/8, the
+/// group row with the most packs a lane that spans 2 x pack - 2 lanes (src/plan.cpp,
+/// narrow_phased_shape). Both choose among the rows `compiled` marks (those whose phased kernels
+/// the call instantiated under its cols_range; empty: every row). Where none does, the plan is not
+/// phased and says why in `refused`.
 plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
                      device_info const& device, std::span<tuning::register_shape const> shapes,
                      std::span<bool const> compiled = {});
