@@ -438,10 +438,10 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers,
     CHECK(narrow.group == 16);
   }
   // Past 32768 columns layernorm's 16-bit tables (alone and under a store chain) start their
-  // cluster rows with held rows, and keep a cluster row for forced plans that holds the packs: the
+  // cluster rows with held rows, and keep cluster rows for forced plans that hold the packs: the
   // automatic plans stay on the held rows, and phased rows of 32769-131072 columns pass the held
-  // rows by for that row (40001 and 50257 columns, ahead of which the held 65536-column row
-  // stands, as 100003 columns).
+  // rows by for the first of those that holds them (40001 and 50257 columns, ahead of which the
+  // held 65536-column row stands, and 100003 columns).
   for (shape_family family : {shape_family::layernorm, shape_family::layernorm_store_chain}) {
     CAPTURE(int(family));
     auto const shapes = rf::detail::register_shapes(2, 8, family);
@@ -459,6 +459,9 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers,
       CHECK(p.engine == rf::engine_kind::cluster_rows);
       CHECK(p.cluster_blocks == 8);
       CHECK(shapes[std::size_t(p.shape)].columns != rf::tuning::column_placement::held);
+      // The row of 65536 columns' capacity where it holds the packs, of 131072 past it.
+      CHECK(rf::tuning::capacity(shapes[std::size_t(p.shape)], 8) ==
+            (cols <= 65536 ? 65536 : 131072));
     }
     // A call whose cols_range left that row's kernels out: not phased, and the plan says why.
     auto const none = std::make_unique<bool[]>(shapes.size()); // every row false

@@ -311,10 +311,12 @@ inline constexpr register_shape layernorm_16bit_clusters[] = {
 inline constexpr register_shape layernorm_16bit_held_clusters[] = {
     {65536, 4, 1024, true, 2, true, true, 1, true, 0,
      column_placement::held}, // r24 0.933-0.935 / 0.913-0.920
-    // For forced plans alone (max_cols no more than the row before: the automatic plan passes it
-    // by): the chains' 131072-column row, which holds the packs in registers, so that phased rows
-    // (try_phased_plan, which passes held rows by) run 32769-131072 columns on packs, not on
-    // single elements (bench/NOTES.md, twenty-sixth and twenty-seventh sessions).
+    // For forced plans alone (max_cols no more than the row before: the automatic plan passes
+    // them by): the chains' 65536- and 131072-column rows, which hold the packs in registers, so
+    // that phased rows (try_phased_plan, which passes held rows by, takes the first that holds
+    // the packs) run 32769-65536 and 65537-131072 columns on packs, not on single elements
+    // (bench/NOTES.md, twenty-sixth and twenty-seventh sessions).
+    {65536, 4, 256, true, 8, false, true, 2},
     {65536, 4, 512, true, 8, false, true, 1},
     {131072, 8, 512, true, 4, true, true, 1, true, 0,
      column_placement::held}, // r24 0.880-0.884 / 0.836-0.837 (4 x 512 in 8: 0.84 / 0.83)
