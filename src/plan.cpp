@@ -82,6 +82,18 @@ engine_kind engine_of(tuning::register_shape const& s) {
                                 : engine_kind::block_rows;
 }
 
+/// The threads a block of shape `s` takes for `cols` columns in packs of `pack`: on a
+/// sized_at_launch shape, packs wider than an element and a row that fills at most
+/// sized_fill_eighths / 8 of it, the fewest whole warps that hold the row's packs at s.packs a
+/// thread (the launcher's twin kernel: dispatch/launch.cuh, sized_twin); the shape's otherwise.
+int launch_block_threads(tuning::register_shape const& s, index_t cols, int pack) {
+  index_t const packs = ceil_div(cols, pack);
+  if (!s.sized_at_launch || pack == 1 ||
+      8 * packs > tuning::sized_fill_eighths * index_t(s.packs) * s.block_threads)
+    return s.block_threads;
+  return int(ceil_div(ceil_div(packs, s.packs), 32) * 32);
+}
+
 /// Takes row i of `shapes` (of engine `kind`) for the plan.
 void take_shape(plan& p, engine_kind kind, std::span<tuning::register_shape const> shapes,
                 std::size_t i) {
@@ -94,7 +106,8 @@ void take_shape(plan& p, engine_kind kind, std::span<tuning::register_shape cons
   p.staged = s.staged; // the launcher clears it where the pack cannot travel by cp.async
   p.persistent = s.persistent;
   if (s.whole_block) {
-    p.group = s.block_threads * s.cluster_blocks;
+    p.block_threads = launch_block_threads(s, p.cols, p.pack);
+    p.group = p.block_threads * s.cluster_blocks;
   } else if (s.row_warps > 0) {
     p.group = 32 * s.row_warps; // the kernel's compile-time group
   } else {

@@ -61,6 +61,14 @@ constexpr register_engine engines[] = {register_engine::warp_rows, register_engi
 
 using table = std::span<rf::tuning::register_shape const>;
 
+/// `row` without its sized twin: whether a row has one is each family's measurement (tuning.hpp,
+/// register_shape::sized_at_launch), so tables that share a shape compare without it.
+rf::tuning::register_shape unsized(rf::tuning::register_shape row) {
+  row.sized_at_launch = false;
+  row.sized_min_blocks_per_sm = 0;
+  return row;
+}
+
 /// Runs body(first's table, second's table, key) for every element size and pack width.
 template <class Body> void for_each_table_pair(shape_family first, shape_family second, Body body) {
   for (auto key : keys) {
@@ -150,9 +158,11 @@ TEST_CASE("log-softmax's shapes: softmax's but at a few widths, the same widest 
   for_each_table_pair(shape_family::log_softmax, shape_family::softmax,
                       [](table log, table softmax, table_key key) {
                         REQUIRE(log.size() == softmax.size());
-                        // The shapes of the aligned kernels: the phased kernels' caps apart.
+                        // The shapes of the aligned kernels: the phased kernels' and the sized
+                        // twins' caps apart.
                         auto const aligned = [](rf::tuning::register_shape s) {
                           s.phased_min_blocks_per_sm = 0;
+                          s.sized_min_blocks_per_sm = 0;
                           return s;
                         };
                         int differ = 0;
@@ -179,7 +189,8 @@ TEST_CASE(
   using rf::tuning::column_placement;
   auto const shared_rows = [](table shapes, table alone, table_key key) {
     std::vector<rf::tuning::register_shape> rows;
-    std::ranges::copy_if(shapes, std::back_inserter(rows), [&](auto const& s) {
+    std::ranges::transform(shapes, std::back_inserter(rows), unsized);
+    std::erase_if(rows, [&](auto const& s) {
       bool const read_ahead_alone = std::ranges::any_of(alone, [&](auto const& a) {
         return a.max_cols == s.max_cols &&
                (a.columns == column_placement::ahead || a.columns == column_placement::held);
@@ -187,7 +198,7 @@ TEST_CASE(
       // The chain's survey rows, and those that stage the residual beside the input.
       bool const staged_chain = key.element_bytes == 2 && key.pack == 8 &&
                                 (s.max_cols == 2048 || s.max_cols == 8192 || s.max_cols == 16384);
-      return s.max_cols > 1024 && s.max_cols != 4096 && !staged_chain && !read_ahead_alone;
+      return !(s.max_cols > 1024 && s.max_cols != 4096 && !staged_chain && !read_ahead_alone);
     });
     return rows;
   };
@@ -257,7 +268,8 @@ TEST_CASE("layernorm under a load chain that tees: the chain's rows but at a few
                           CHECK(tee.size() == chain.size() + 1);
                           int differ = 0;
                           for (auto const& row : tee)
-                            differ += std::ranges::find(chain, row) == chain.end();
+                            differ += std::ranges::none_of(
+                                chain, [&](auto const& c) { return unsized(c) == unsized(row); });
                           CHECK(differ == 6);
                         } else if (key.pack == 1) {
                           CHECK(tee.data() == chain.data());
@@ -471,4 +483,68 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers,
     CHECK(!bounded.phased);
     CHECK(bounded.refused.find("phased") != std::string::npos);
   }
+}
+
+TEST_CASE("sized rows: rows filling at most 5/8 of a sized_at_launch shape (packs) take the "
+          "fewest whole warps that hold them; every other row the shape's threads") {
+  rf::device_info const h100 = test::described_device();
+  int sized_plans = 0;
+  for (auto key : keys) {
+    CAPTURE(key.element_bytes);
+    CAPTURE(key.pack);
+    for (shape_family family : families) {
+      CAPTURE(int(family));
+      auto const shapes = rf::detail::register_shapes(key.element_bytes, key.pack, family);
+      for (auto const& s : shapes)
+        if (s.sized_at_launch)
+          CHECK((s.whole_block && s.cluster_blocks == 1));
+      for (rf::index_t cols : {32, 100, 1000, 1032, 2049, 3000, 4104, 5120, 6144, 8200, 10240,
+                               12288, 16392, 20480, 24576, 50257, 65544, 151936}) {
+        CAPTURE(cols);
+        for (rf::engine_kind kind : {rf::engine_kind::automatic, rf::engine_kind::block_rows}) {
+          rf::plan const p =
+              rf::detail::try_plan("softmax", 64, cols, key.pack, kind, h100, shapes);
+          if (p.shape < 0)
+            continue;
+          auto const& shape = shapes[std::size_t(p.shape)];
+          rf::index_t const packs = (cols + key.pack - 1) / key.pack;
+          bool const sized = shape.sized_at_launch && key.pack > 1 &&
+                             8 * packs <= 5 * rf::index_t(shape.packs) * shape.block_threads;
+          if (shape.whole_block)
+            CHECK(p.group == p.block_threads * shape.cluster_blocks);
+          if (sized) {
+            ++sized_plans;
+            CHECK(p.block_threads % 32 == 0);
+            CHECK(rf::index_t(p.block_threads) * shape.packs >= packs);
+            CHECK(rf::index_t(p.block_threads - 32) * shape.packs < packs);
+          } else {
+            CHECK(p.block_threads == shape.block_threads);
+          }
+        }
+      }
+    }
+  }
+  CHECK(sized_plans > 0);
+  // 8200 16-bit columns (1025 packs of 8) on softmax's 16384-column row (8 packs x 256 threads):
+  // five warps, where the shape's eight would hold four packs of their eight; 10240 columns fill
+  // the row to 5/8 (five warps), 12288 to 6/8 (the shape's eight), 16384 wholly.
+  auto const softmax_16 = rf::detail::register_shapes(2, 8, shape_family::softmax);
+  for (auto [cols, threads] : {std::pair{8200, 160}, {10240, 160}, {12288, 256}, {16384, 256}}) {
+    CAPTURE(cols);
+    rf::plan const p = rf::detail::choose_plan("softmax", 64, cols, 8, rf::engine_kind::automatic,
+                                               h100, softmax_16);
+    CHECK(p.engine == rf::engine_kind::block_rows);
+    CHECK(p.block_threads == threads);
+    CHECK(p.group == threads);
+  }
+  // Phased rows size their block by their whole packs: 8201 columns hold at most 1025.
+  rf::plan const phased = rf::detail::try_phased_plan("softmax", 64, 8201, 8,
+                                                      rf::engine_kind::automatic, h100, softmax_16);
+  CHECK(phased.phased);
+  CHECK(phased.block_threads == 160);
+  // The tee'd residual block's 8192-column row has no sized twin (it lost there).
+  auto const tee = rf::detail::register_shapes(2, 8, shape_family::layernorm_tee_chain);
+  rf::plan const tee_8200 =
+      rf::detail::choose_plan("layernorm", 64, 8200, 8, rf::engine_kind::automatic, h100, tee);
+  CHECK(tee_8200.block_threads == tee[std::size_t(tee_8200.shape)].block_threads);
 }

@@ -67,11 +67,11 @@ template <int N, class T> ROWFUSE_HD void store_pack(T* destination, T const (&i
     to[i] = pack.w[i];
 }
 
-/// Slots in shared memory for one value of trivially copyable T per thread of `Threads`, index
-/// by index: the value is cut into words of the widest size that divides it (up to 16 bytes),
-/// and word w of index i of thread t lies at [(i * words + w) * Threads + t], so that a warp's
-/// accesses of one word are consecutive (no bank conflicts).
-template <class T, int Threads> struct word_slots {
+/// Slots in shared memory for one value of trivially copyable T per thread of a block of
+/// `threads`, index by index: the value is cut into words of the widest size that divides it (up
+/// to 16 bytes), and word w of index i of thread t lies at [(i * words + w) * threads + t], so that
+/// a warp's accesses of one word are consecutive (no bank conflicts).
+template <class T> struct word_slots {
   static constexpr int word_bytes = sizeof(T) % 16 == 0  ? 16
                                     : sizeof(T) % 8 == 0 ? 8
                                     : sizeof(T) % 4 == 0 ? 4
@@ -80,18 +80,18 @@ template <class T, int Threads> struct word_slots {
   using word = typename raw_word<word_bytes>::type;
   static constexpr int words = int(sizeof(T)) / word_bytes;
 
-  static ROWFUSE_HD void store(word* slots, int index, int thread, T const& value) {
+  static ROWFUSE_HD void store(word* slots, int index, int thread, int threads, T const& value) {
     word buffer[words];
     std::memcpy(buffer, &value, sizeof(T));
     ROWFUSE_UNROLL
     for (int w = 0; w < words; ++w)
-      slots[(index * words + w) * Threads + thread] = buffer[w];
+      slots[(index * words + w) * threads + thread] = buffer[w];
   }
-  static ROWFUSE_HD T load(word const* slots, int index, int thread) {
+  static ROWFUSE_HD T load(word const* slots, int index, int thread, int threads) {
     word buffer[words];
     ROWFUSE_UNROLL
     for (int w = 0; w < words; ++w)
-      buffer[w] = slots[(index * words + w) * Threads + thread];
+      buffer[w] = slots[(index * words + w) * threads + thread];
     T value;
     std::memcpy(&value, buffer, sizeof(T));
     return value;

@@ -131,16 +131,25 @@ template <auto const& Table, int N, cols_range Range> constexpr bool past_regist
   return Range.max > widest;
 }
 
-template <auto const& Table, std::size_t I, int N, bool Phased = false>
+template <auto const& Table, std::size_t I, int N, bool Phased = false, bool Sized = false>
 struct register_kernel_config {
   static constexpr tuning::register_shape shape = Table[I];
-  static constexpr int min_blocks = Phased && shape.phased_min_blocks_per_sm > 0
-                                        ? shape.phased_min_blocks_per_sm
-                                        : shape.min_blocks_per_sm;
-  using type = register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
-                               shape.cluster_blocks, min_blocks, shape.reads_row_first,
-                               shape.row_warps, shape.columns, shape.stages_operands, Phased>;
+  static constexpr int min_blocks =
+      Sized && shape.sized_min_blocks_per_sm > 0    ? shape.sized_min_blocks_per_sm
+      : Phased&& shape.phased_min_blocks_per_sm > 0 ? shape.phased_min_blocks_per_sm
+                                                    : shape.min_blocks_per_sm;
+  using type =
+      register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
+                      shape.cluster_blocks, min_blocks, shape.reads_row_first, shape.row_warps,
+                      shape.columns, shape.stages_operands, Phased, Sized>;
 };
+
+/// Whether table row I of packs of N has a twin kernel on blocks the launch sizes
+/// (tuning::register_shape::sized_at_launch, plan::block_threads). Packs wider than an element
+/// only: the single-element tables are the packs' for rows off the grid that cannot be phased,
+/// and a twin of their rows would add kernels to every call for them.
+template <auto const& Table, std::size_t I, int N>
+inline constexpr bool sized_twin = N > 1 && Table[I].sized_at_launch;
 
 /// Launches `kernel` with clusters of `cluster_blocks` (1: a plain launch) for the completed plan.
 template <class Kernel, class... Args>
@@ -182,8 +191,12 @@ void launch_register(plan& p, Op const& op, Load const& load, Store const& store
                      cudaStream_t stream, bool dry_run) {
   using T = typename Load::element_type;
   auto kernel = engine::register_kernel<Config, Op, Load, Store>;
+  if (Config::sized_at_launch ? p.block_threads % 32 != 0 || p.block_threads > Config::block_threads
+                              : p.block_threads != Config::block_threads)
+    fail(p.op, ": the plan's block of ", p.block_threads, " threads does not fit its kernel's ",
+         Config::block_threads, Config::sized_at_launch ? " (at most)" : "");
   p.staged = Config::template staged<T>;
-  p.dynamic_smem = engine::register_shared_bytes<Config, Op, Load>();
+  p.dynamic_smem = engine::register_shared_bytes<Config, Op, Load>(p.block_threads);
   // An ordered_rows_op's unit is a chunk of rows a group (block) walks (engine::chunk_walk).
   complete_grid(p, reinterpret_cast<void const*>(kernel),
                 (Config::whole_block ? 1 : p.block_threads / p.group) * engine::rows_per_unit(op));
@@ -251,7 +264,15 @@ bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store
       // Rows read back from their staging slot are never phased (try_phased_plan).
       if constexpr (!(Phased && engine::rereads_staged_row<config, Op, Load>)) {
         if (!launched && p.shape == int(I)) {
-          launch_register<config>(p, op, load, store, stream, dry_run);
+          if constexpr (sized_twin<table, I, N>) {
+            using sized = typename register_kernel_config<table, I, N, Phased, true>::type;
+            if (p.block_threads < config::block_threads)
+              launch_register<sized>(p, op, load, store, stream, dry_run);
+            else
+              launch_register<config>(p, op, load, store, stream, dry_run);
+          } else {
+            launch_register<config>(p, op, load, store, stream, dry_run);
+          }
           launched = true;
         }
       }

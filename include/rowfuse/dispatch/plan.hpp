@@ -52,6 +52,9 @@ struct plan {
   bool staged = false;     // register engines: the input travels by cp.async through shared memory
   bool persistent = false; // a grid of resident blocks looping over the tiles, not one a tile
   int shape = -1;          // register engines: the row of the tuning table (dispatch/tuning.hpp)
+  /// Threads a block: the shape's, or where the shape has a sized twin and the row fills at most
+  /// 5/8 of it the fewest whole warps that hold the row at `packs` a thread
+  /// (tuning::register_shape::sized_at_launch).
   int block_threads = 0;
   index_t grid = 0;
   std::size_t dynamic_smem = 0;

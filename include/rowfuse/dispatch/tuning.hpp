@@ -68,7 +68,17 @@ inline constexpr int columns_ahead_packs = 2;
 ///    holds each row's edge elements and phase beside the packs, and ptxas gives it up to 32
 ///    registers more than the aligned one, which on some rows costs it a resident block the aligned
 ///    kernel has; a cap there (phased_capped) keeps the block and leaves the aligned kernel as it
-///    is.
+///    is;
+///  - sized_at_launch: a whole-block row of one block (packs wider than an element) whose rows
+///    filling at most sized_fill_eighths / 8 of its capacity run on a twin kernel whose block the
+///    launch sizes: the fewest whole warps that hold the row at `packs` a thread. A width a little
+///    past the table's row before takes a shape of twice its capacity; on its own threads each
+///    holds half its packs, and the registers of the other half cost blocks an SM. The twin's pack
+///    and staging offsets are run-time products (ptxas gives it 0-44 registers more, and spills
+///    under the tightest caps), so it is set where it was measured to win (sized, bench/NOTES.md,
+///    twenty-eighth session: 16-bit, softmax 8200 columns 0.76 -> 0.85, layernorm 0.71 -> 0.88);
+///  - sized_min_blocks_per_sm: the register cap of the row's sized twins (aligned and phased),
+///    where it differs from theirs (0: the same cap).
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -83,9 +93,26 @@ struct register_shape {
   column_placement columns = column_placement::per_engine;
   bool stages_operands = false;
   int phased_min_blocks_per_sm = 0;
+  bool sized_at_launch = false;
+  int sized_min_blocks_per_sm = 0;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
+
+/// The most a row may fill a sized_at_launch shape, in eighths of its capacity, for the launch
+/// to size its block; fuller rows take the shape's threads. Measured (16-bit, twenty-eighth
+/// session): at 5/8 (5120 and 10240 columns) the twin won on every sized row (log-softmax at
+/// 10240 0.79 -> 0.98); at 6/8 (12288) softmax lost 0.94 -> 0.83 and log-softmax 0.90 -> 0.83.
+inline constexpr int sized_fill_eighths = 5;
+
+/// `row` with a twin kernel on blocks the launch sizes (register_shape::sized_at_launch),
+/// compiled for `min_blocks` blocks an SM where it is not 0 (register_shape::
+/// sized_min_blocks_per_sm).
+constexpr register_shape sized(register_shape row, int min_blocks = 0) {
+  row.sized_at_launch = true;
+  row.sized_min_blocks_per_sm = min_blocks;
+  return row;
+}
 
 /// `row` with its phased kernel compiled for `min_blocks` blocks an SM (register_shape::
 /// phased_min_blocks_per_sm).
@@ -177,11 +204,14 @@ inline constexpr register_shape softmax_16bit[] = {
     {512, 2, 256, false, 1, false, false, 4}, // r4 0.994-0.999
     {1024, 4, 128, false, 1, true, false, 6}, // r4 0.997
     {2048, 8, 128, false, 1, true, false, 2}, // r9 0.994 (r4's persistent 2 x 128 block: 0.952)
-    {4096, 2, 256, true, 1, false, false, 3}, // r4 0.996 (staged, the old row: 0.97)
+    // The block rows sized (sized_at_launch; twenty-eighth session, the shape's threads -> the
+    // launch's): 3000 0.90 -> 0.94 (log-softmax), 4104 0.89 -> 0.97, 8200 0.76 -> 0.85, 10240
+    // 0.88 -> 0.95.
+    sized({4096, 2, 256, true, 1, false, false, 3}), // r4 0.996 (staged, the old row: 0.97)
     // r4's direct 2 x 512 (softmax 1.004) and 4 x 512 (0.999) took log-softmax from 0.99 / 0.93
     // to 0.84 / 0.73 and attention from 0.69 / 0.63 to 0.57 / 0.43: the staged rows stay.
-    {8192, 4, 256, true, 1, true, false, 1},  // 0.962 (rowfuse-bench 0.97)
-    {16384, 8, 256, true, 1, true, false, 1}, // 0.954 (rowfuse-bench 0.96)
+    sized({8192, 4, 256, true, 1, true, false, 1}),  // 0.962 (rowfuse-bench 0.97)
+    sized({16384, 8, 256, true, 1, true, false, 1}), // 0.954 (rowfuse-bench 0.96)
     // Rows over a cluster's registers (cluster_exchange; round 6): blocks of 128-256 threads,
     // four or five an SM (block_cluster in rowfuse-bench: 0.75-0.83). At 262144 columns,
     // persistent clusters of 512-thread blocks that stage the next row while they reduce this one
@@ -210,8 +240,13 @@ inline constexpr auto log_softmax_16bit = replace_rows(
                        phased_capped({512, 2, 256, false, 1, false, false, 4}, 5),
                        phased_capped({1024, 4, 128, false, 1, true, false, 6}, 7),
                        phased_capped({2048, 8, 128, false, 1, true, false, 2}, 5),
-                       phased_capped({4096, 2, 256, true, 1, false, false, 3}, 5),
-                       {16384, 4, 512, true, 1, true, false, 2}, // r10 0.998 (softmax's: 0.944)
+                       sized(phased_capped({4096, 2, 256, true, 1, false, false, 3}, 5)),
+                       // softmax's, its sized twins capped to the phased kernel's three blocks an
+                       // SM (ptxas -v: the phased twin took 124 registers, two blocks; misaligned
+                       // 4105 and 5121 columns 0.67 / 0.76 -> 0.60 / 0.71 uncapped).
+                       sized({8192, 4, 256, true, 1, true, false, 1}, 3),
+                       // r10 0.998 (softmax's: 0.944); sized: 10240 0.79 -> 0.98
+                       sized({16384, 4, 512, true, 1, true, false, 2}),
                        // r10 0.977 (softmax's: 0.895)
                        phased_capped({32768, 8, 128, true, 4, false, false, 4}, 5),
                        phased_capped({65536, 8, 128, true, 8, false, false, 1}, 5),
@@ -238,11 +273,16 @@ inline constexpr register_shape attention_16bit[] = {
     // softmax's 2048-column warp row, for forced plans only (the automatic plan takes the block
     // row below from 1025 columns).
     {1024, 8, 128, false, 1, true, false, 2},
-    {2048, 2, 128, true, 1, true, false, 1},  // 0.890 ([0.80])
-    {4096, 4, 128, true, 1, true, false, 1},  // 0.913 ([0.77])
-    {8192, 4, 256, true, 1, true, false, 1},  // softmax's, 0.868 (the best surveyed)
-    {16384, 4, 512, true, 1, true, true, 1},  // 0.912 ([0.88])
-    {32768, 4, 1024, true, 1, true, true, 1}, // 0.881 ([0.60] on the cluster row), 8 B spilled
+    // Block rows; sized past 4096 columns (twenty-eighth session): 4104 0.61 -> 0.65, 5120 0.70 ->
+    // 0.76, 8200 0.54 -> 0.72, 10240 0.65 -> 0.85, 16392 0.60 -> 0.67, 20480 0.72 -> 0.78. The
+    // first two rows' twins lost (2048: 3000 columns 0.82 -> 0.72; 4096: 2056 0.65 -> 0.63, 2560
+    // 0.74 -> 0.69).
+    {2048, 2, 128, true, 1, true, false, 1},        // 0.890 ([0.80])
+    {4096, 4, 128, true, 1, true, false, 1},        // 0.913 ([0.77])
+    sized({8192, 4, 256, true, 1, true, false, 1}), // softmax's, 0.868 (the best surveyed)
+    sized({16384, 4, 512, true, 1, true, true, 1}), // 0.912 ([0.88])
+    sized(
+        {32768, 4, 1024, true, 1, true, true, 1}), // 0.881 ([0.60] on the cluster row), 8 B spilled
     // Cluster rows: the first only for forced plans (the block row above takes 32768 columns;
     // staged and persistent in clusters of 4: 0.867).
     {32768, 4, 256, true, 4, false, false, 1},
@@ -261,9 +301,12 @@ inline constexpr register_shape rmsnorm_16bit[] = {
     // r4 0.994 (2 x 256 staged persistent: 0.87). Its phased kernel capped to the aligned one's six
     // blocks an SM (ptxas -v, twenty-sixth session: 78 / 96 registers, 79 capped, no spill).
     phased_capped({4096, 4, 128, true, 1, false, false, 1}, 6),
-    {8192, 4, 256, true, 1, false, false, 3},   // r4 0.995
-    {16384, 4, 512, true, 1, false, false, 2},  // r4 0.991
-    {32768, 4, 1024, true, 1, false, false, 1}, // r4 0.990 (staged persistent: 0.913)
+    // Sized (twenty-eighth session): 4104 0.85 -> 0.93, 5120 0.93 -> 0.99, 8200 0.91 -> 1.00,
+    // 10240 0.96 -> 0.99. Not the 4096- and 32768-column rows: 2056 lost 0.89 -> 0.86, 16392 and
+    // 20480 moved 0.01.
+    sized({8192, 4, 256, true, 1, false, false, 3}),  // r4 0.995
+    sized({16384, 4, 512, true, 1, false, false, 2}), // r4 0.991
+    {32768, 4, 1024, true, 1, false, false, 1},       // r4 0.990 (staged persistent: 0.913)
     // Rows over a cluster's registers (round 6, seventh session): gamma held with the row as
     // gamma alone (op::rmsnorm::read_columns; with beta's packs beside it the same shapes took
     // 128 registers and spilled, 0.72-0.82). block_cluster ran 0.75-0.83 here (rowfuse-bench).
@@ -281,10 +324,13 @@ inline constexpr register_shape rmsnorm_16bit[] = {
 /// LayerNorm's 16-bit rows past 4096 columns, the op alone and under a chain.
 /// The 8192-column row's phased kernel capped to the aligned one's four blocks an SM (ptxas -v,
 /// sm_90, twenty-sixth session: 64 registers aligned, 72 phased, 64 capped, no spill).
+/// Sized (twenty-eighth session): 4104 0.81 -> 0.89, 5120 0.93 -> 0.97, 8200 0.71 -> 0.88, 10240
+/// 0.82 -> 0.93, 16392 0.75 -> 0.81, 20480 0.88 -> 0.91 (the 4096-column row, not sized: 2056
+/// 0.86 -> 0.83, 3000 1.01 -> 0.98).
 inline constexpr register_shape layernorm_16bit_past_4096[] = {
-    phased_capped({8192, 4, 256, true, 1, false, false, 3}, 4), // r4 0.932
-    {16384, 4, 512, true, 1, false, false, 2},                  // r4 0.946
-    {32768, 4, 1024, true, 1, true, true, 1},                   // r4 0.861
+    sized(phased_capped({8192, 4, 256, true, 1, false, false, 3}, 4)), // r4 0.932
+    sized({16384, 4, 512, true, 1, false, false, 2}),                  // r4 0.946
+    sized({32768, 4, 1024, true, 1, true, true, 1}),                   // r4 0.861
 };
 
 /// LayerNorm's 16-bit rows past 32768 columns under a load chain (the residual block), whose
@@ -361,21 +407,26 @@ inline constexpr register_shape layernorm_chain_16bit_to_4096[] = {
     // plan passes it by), so that every engine forced on layernorm alone runs here (its rows of
     // warps reach 2048 columns).
     {512, 4, 256, false, 1, false, false, 3, true, 2},
-    {1024, 1, 128, true, 1, false, false, 1}, // s 0.819 / 0.799
-    {2048, 2, 128, true, 1, true, true, 1, true, 0, column_placement::per_engine,
-     true}, // o 0.842 ([0.799-0.803])
-    {4096, 2, 256, true, 1, true, true, 3, true, 0, column_placement::per_engine,
-     true}, // o 0.842-0.846 ([0.826-0.827])
+    // The block rows sized (twenty-eighth session, the residual block): 1032 0.57 -> 0.59, 2056
+    // 0.60 -> 0.68, 4104 0.67 -> 0.71, 5120 0.77 -> 0.82 (the tee'd block on the first: 0.67 ->
+    // 0.73).
+    sized({1024, 1, 128, true, 1, false, false, 1}), // s 0.819 / 0.799
+    sized({2048, 2, 128, true, 1, true, true, 1, true, 0, column_placement::per_engine,
+           true}), // o 0.842 ([0.799-0.803])
+    sized({4096, 2, 256, true, 1, true, true, 3, true, 0, column_placement::per_engine,
+           true}), // o 0.842-0.846 ([0.826-0.827])
 };
 
 /// The residual block's rows from 8192 to 32768 columns: pipeline_shapes.cu's survey (seventeenth
 /// session, fp16 / bf16; rowfuse-bench ran 0.76 at 8192 and 0.71-0.73 at 16384 on r4's rows) at
 /// 8192 and 16384, the residual staged beside the input at 16384 (o, as above; at 8192 and 32768 it
 /// lost: 0.859 -> 0.834, 0.701 -> 0.649); at 32768 layernorm_16bit's row.
+/// The first two sized (twenty-eighth session): 8200 0.61 -> 0.71, 10240 0.72 -> 0.84; the 32768-
+/// column row not (16392 and 20480 lost 0.08-0.10).
 inline constexpr register_shape layernorm_chain_16bit_to_32768[] = {
-    {8192, 4, 256, true, 1, true, true, 3}, // 0.858 / 0.835
-    {16384, 4, 512, true, 1, true, true, 1, true, 0, column_placement::per_engine,
-     true},                                   // o 0.785 ([0.758-0.762]; 0.764 / 0.747)
+    sized({8192, 4, 256, true, 1, true, true, 3}), // 0.858 / 0.835
+    sized({16384, 4, 512, true, 1, true, true, 1, true, 0, column_placement::per_engine,
+           true}),                            // o 0.785 ([0.758-0.762]; 0.764 / 0.747)
     {32768, 4, 1024, true, 1, true, true, 1}, // r4 0.861 (the op alone)
 };
 
@@ -402,7 +453,9 @@ inline constexpr auto layernorm_tee_chain_16bit = join_rows(
     join_rows(replace_rows(layernorm_chain_16bit_to_4096, {{2048, 2, 128, true, 1, true, true, 1},
                                                            {4096, 2, 256, true, 1, true, true, 3}}),
               {
-                  layernorm_chain_16bit_to_32768[0],
+                  // The chain's 8192-column row without its sized twin (the tee'd block on it at
+                  // 8200 columns: 0.70 -> 0.61; twenty-eighth session).
+                  {8192, 4, 256, true, 1, true, true, 3},
                   {16384, 4, 512, true, 1, true, true, 1},  // 0.853 (residual staged: 0.853)
                   {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
                   {32768, 4, 512, true, 2, true, true, 1, true, 0, column_placement::held,
@@ -426,14 +479,17 @@ inline constexpr auto layernorm_store_chain_16bit = join_rows(
         // automatic plan passes it by), so that every engine forced on layernorm alone runs here
         // (its rows of warps reach 2048 columns).
         {1024, 4, 256, false, 1, false, false, 3, true, 2},
-        {2048, 2, 128, true, 1, true, true, 1},  // the chains' 0.834 / 0.825
-        {4096, 4, 128, true, 1, false, true, 6}, // 0.872 / 0.860 ([0.824 / 0.815])
+        // The block rows sized (twenty-eighth session): 2056 0.65 -> 0.70, 4104 0.63 -> 0.69,
+        // 5120 0.73 -> 0.81, 8200 0.62 -> 0.80, 10240 0.72 -> 0.90, 16392 0.54 -> 0.68, 20480
+        // 0.64 -> 0.81.
+        sized({2048, 2, 128, true, 1, true, true, 1}),  // the chains' 0.834 / 0.825
+        sized({4096, 4, 128, true, 1, false, true, 6}), // 0.872 / 0.860 ([0.824 / 0.815])
         // layernorm's (staged persistent: 0.822 / 0.805). Its phased kernel capped to the aligned
         // one's four blocks an SM (ptxas -v, twenty-sixth session: 64 / 72 registers; misaligned
         // 8191 columns 0.74 -> 0.81).
-        phased_capped({8192, 4, 256, true, 1, false, false, 3}, 4),
-        {16384, 4, 512, true, 1, true, true, 2},  // 0.873 / 0.869 ([0.81 / 0.78])
-        {32768, 4, 1024, true, 1, true, true, 1}, // the chains' 0.790 / 0.753
+        sized(phased_capped({8192, 4, 256, true, 1, false, false, 3}, 4)),
+        sized({16384, 4, 512, true, 1, true, true, 2}),  // 0.873 / 0.869 ([0.81 / 0.78])
+        sized({32768, 4, 1024, true, 1, true, true, 1}), // the chains' 0.790 / 0.753
     },
     layernorm_16bit_held_clusters);
 

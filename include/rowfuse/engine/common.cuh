@@ -38,7 +38,10 @@ template <class T, int BlockThreads> struct posted_warp_totals { T posted[2][Blo
 /// flipped by the caller on each call with the same storage): a fast warp's next post cannot
 /// overwrite a total a slow warp has yet to read, because both are separated by the barrier of
 /// the call in between. One barrier a call, where a CUB BlockReduce followed by a broadcast
-/// takes three: the two-phase ops reduce twice a row.
+/// takes three: the two-phase ops reduce twice a row. A block of fewer warps than BlockThreads /
+/// 32 (a launch that sizes it: register_config::sized_at_launch) posts the identity for its
+/// absent warps once (post_absent), so that the fold stays one over every warp, unrolled and
+/// unguarded.
 template <class T, int BlockThreads, int RowWarps = BlockThreads / 32> struct block_allreduce {
   static constexpr int warps = BlockThreads / 32;
   static_assert(warps % RowWarps == 0, "a block holds whole runs of warps");
@@ -47,6 +50,17 @@ template <class T, int BlockThreads, int RowWarps = BlockThreads / 32> struct bl
 
   TempStorage& storage;
   int buffer;
+
+  /// Posts `identity` (merge(x, identity) == x) in both buffers for the warps at and past the
+  /// block's `block_warps`, which never post; before the first call, whose barrier orders it
+  /// before any fold. Folding those after the present warps' totals gives their total (the ops'
+  /// merges are exact with their identity). A fold guarded by the block's warps instead gave the
+  /// sized twin of log-softmax's 8192-column row 117 registers where this gives 78 (ptxas -v,
+  /// bench/NOTES.md, twenty-eighth session).
+  static __device__ void post_absent(TempStorage& storage, T const& identity, int block_warps) {
+    for (int w = block_warps + int(threadIdx.x); w < warps; w += int(blockDim.x))
+      storage.posted[0][w] = storage.posted[1][w] = identity;
+  }
 
   template <class Merge> __device__ T operator()(T value, Merge merge) {
     value = allreduce_in_group(value, 32, merge);

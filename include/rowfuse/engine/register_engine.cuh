@@ -9,6 +9,10 @@
 //    of the row in its registers; the blocks exchange their partial statistics once per
 //    reduction through distributed shared memory (no global memory, no atomics).
 //
+// A whole-block row of one block may run on a twin kernel whose block the launch sizes
+// (register_config::sized_at_launch): fewer whole warps than the shape's, for rows that would
+// leave most of the shape's pack slots empty; its offsets are run-time products of blockDim.x.
+//
 // Thread `lane` of a row's group (for a cluster: rank * block threads + thread) holds packs
 // p = 0 .. Packs-1 at columns (p * group + lane) * N .. +N: consecutive lanes touch consecutive
 // 16-byte pieces (coalesced), and a lane's valid packs are a prefix, which the op's reductions
@@ -55,7 +59,9 @@ namespace rowfuse::engine {
 ///    otherwise (column_residence_of), and whether the row is read back from its staging slot
 ///    instead of held (rereads_staged_row);
 ///  - `keeps_chunk_sums(values)`: whether a chunk_accumulating_op's running sums, `values` of
-///    them a thread, are kept in registers across the rows of a chunk.
+///    them a thread, are kept in registers across the rows of a chunk;
+///  - `sized_at_launch`: the block has blockDim.x threads (whole warps, at most block_threads)
+///    instead of block_threads.
 /// How a block's whole-block rows are reduced: across the block (block_allreduce), or across
 /// the cluster's warps at once (cluster_exchange).
 template <class T, int B, int C>
@@ -110,10 +116,11 @@ template <class Op> struct second_stream<Op, true> {
 /// and the load chain's operand streams (`operands`, operand_streams) where theirs can and the
 /// shape says so (Config::stages_operands). Then the next row's gradient and operands are in
 /// flight while this row is reduced, as its input is; read straight to registers, they are issued
-/// only once the row before is stored. `slots` and `bytes`: the staging slots and their shared
-/// memory. The staging memory holds the input's region first, then the gradient's (at
-/// `gradient_offset` bytes), then the operands' (at `operands_offset`), each of `region_elements`
-/// elements (every slot's packs: operand_streams).
+/// only once the row before is stored. `slots`: the staging slots (sized for the shape's
+/// block_threads). On a block of `threads` threads (Config::sized_at_launch) the staging memory
+/// holds the input's region first, then the gradient's (at `gradient_offset(threads)` bytes), then
+/// the operands' (at `operands_offset(threads)`), each of `region_elements(threads)` elements
+/// (every slot's packs: operand_streams), `bytes(threads)` in all.
 template <class Config, class Op, class Load> struct staged_streams {
   using input_t = typename Load::element_type;
   using gradient_t = typename second_stream<Op>::element_type;
@@ -129,11 +136,18 @@ template <class Config, class Op, class Load> struct staged_streams {
                                    input&& operand_types::template copyable<Config::pack>;
   static constexpr int element_bytes = first_bytes + (operands ? operand_types::element_bytes : 0);
   static constexpr int slots = input ? Config::staging_slots(element_bytes) : 0;
-  static constexpr int bytes = input ? Config::staging_bytes(element_bytes) : 0;
-  static constexpr int region_elements =
-      slots * Config::packs * Config::block_threads * Config::pack;
-  static constexpr int gradient_offset = region_elements * input_bytes;
-  static constexpr int operands_offset = region_elements * first_bytes;
+  static constexpr ROWFUSE_HD int region_elements(int threads) {
+    return slots * Config::packs * threads * Config::pack;
+  }
+  static constexpr ROWFUSE_HD int bytes(int threads) {
+    return region_elements(threads) * element_bytes;
+  }
+  static constexpr ROWFUSE_HD int gradient_offset(int threads) {
+    return region_elements(threads) * input_bytes;
+  }
+  static constexpr ROWFUSE_HD int operands_offset(int threads) {
+    return region_elements(threads) * first_bytes;
+  }
 };
 
 template <class Op, int N, bool = reads_columns<Op, N>> struct column_packs {
@@ -198,15 +212,16 @@ inline constexpr column_residence column_residence_of =
     : !gradient_op<Op> && Config::cluster_blocks > 1 ? column_residence::with_row
                                                      : column_residence::each_pack;
 
-/// Dynamic shared memory of register_kernel<Config, Op, Load, Store>: the staging slots, then
-/// the operands' packs where they are kept in shared memory.
-template <class Config, class Op, class Load> constexpr std::size_t register_shared_bytes() {
+/// Dynamic shared memory of register_kernel<Config, Op, Load, Store> on blocks of `threads`
+/// threads: the staging slots, then the operands' packs where they are kept in shared memory.
+template <class Config, class Op, class Load>
+constexpr std::size_t register_shared_bytes(int threads = Config::block_threads) {
   constexpr int N = Config::pack;
-  std::size_t bytes = std::size_t(staged_streams<Config, Op, Load>::bytes);
+  std::size_t bytes = std::size_t(staged_streams<Config, Op, Load>::bytes(threads));
   using columns_t = typename column_packs<Op, N>::type;
   static_assert(!std::is_void_v<columns_t>, "read_columns needs a return type the host sees");
   if constexpr (column_residence_of<Config, Op, Load, N> == column_residence::kept_shared)
-    bytes += std::size_t(Config::packs) * Config::block_threads * sizeof(columns_t);
+    bytes += std::size_t(Config::packs) * std::size_t(threads) * sizeof(columns_t);
   return bytes;
 }
 
@@ -247,10 +262,31 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     cluster_exchange_start();
   }
   constexpr int row_warps = Config::row_warps;
-  int const group = Config::whole_block ? B * C : row_warps > 0 ? 32 * row_warps : 1 << group_log2;
+  // The block's threads: blockDim.x where the launch sizes the block (Config::sized_at_launch),
+  // B else.
+  int const threads = Config::sized_at_launch ? int(blockDim.x) : B;
+  int const group = Config::whole_block ? threads * C
+                    : row_warps > 0     ? 32 * row_warps
+                                        : 1 << group_log2;
   int const lane =
-      Config::whole_block ? rank * B + int(threadIdx.x) : int(threadIdx.x) & (group - 1);
+      Config::whole_block ? rank * threads + int(threadIdx.x) : int(threadIdx.x) & (group - 1);
   int const rows_per_block = Config::whole_block ? 1 : B / group;
+  // A block the launch sized below B holds the identity of each reduction for its absent warps
+  // (a phase of no values, or the op's identity: the contract of over_slot's empty lanes).
+  if constexpr (Config::sized_at_launch) {
+    float none[N] = {};
+    if constexpr (two_phase_op<Op>) {
+      using storage_t = reduce_storage<Op, B, C>;
+      auto const first = op.phase1(none, 0);
+      block_allreduce<typename storage_t::first_t, B>::post_absent(shared.first, first,
+                                                                   threads / 32);
+      block_allreduce<typename storage_t::second_t, B>::post_absent(
+          shared.second, op.phase2(none, 0, first, cols), threads / 32);
+    } else {
+      block_allreduce<typename Op::partial, B>::post_absent(shared.partials, op.identity(),
+                                                            threads / 32);
+    }
+  }
   index_t const row_step = index_t(gridDim.x / C) * rows_per_block;
   index_t const first_row = index_t(blockIdx.x / C) * rows_per_block;
 
@@ -360,15 +396,15 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     }
   };
   extern __shared__ float4 staging_shared[];
-  using column_words = detail::word_slots<columns_t, B>;
+  using column_words = detail::word_slots<columns_t>;
   [[maybe_unused]] auto* const shared_columns = reinterpret_cast<typename column_words::word*>(
-      staging_shared + staged_streams<Config, Op, Load>::bytes / 16);
+      staging_shared + staged_streams<Config, Op, Load>::bytes(threads) / 16);
   auto const keep_columns_shared = [&] {
     if constexpr (columns_at == column_residence::kept_shared) {
       ROWFUSE_UNROLL
       for (int p = 0; p < P; ++p)
         if (p < valid_packs)
-          column_words::store(shared_columns, p, int(threadIdx.x),
+          column_words::store(shared_columns, p, int(threadIdx.x), threads,
                               op.template read_columns<N>(col_of(p)));
     }
   };
@@ -394,7 +430,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     if constexpr (columns_held)
       return held_columns[p];
     else if constexpr (columns_at == column_residence::kept_shared)
-      return column_words::load(shared_columns, p, int(threadIdx.x));
+      return column_words::load(shared_columns, p, int(threadIdx.x), threads);
     else if constexpr (columns_at == column_residence::each_pack)
       return read_columns_at(col_of(p));
     else
@@ -411,9 +447,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       Config::keeps_chunk_sums(P * int(sizeof(chunk_sums_t) / sizeof(float)));
   [[maybe_unused]] chunk_sums_t chunk_sums[sums_kept ? P : 1];
 
-  // Staging: slot `s` holds this thread's packs at ((s * P + p) * B + thread) * N, so a warp's
-  // 16-byte reads of one pack index are consecutive (no bank conflicts); a staged gradient's and
-  // operand stream's packs are laid out the same way in their own regions after every slot's
+  // Staging: slot `s` holds this thread's packs at ((s * P + p) * threads + thread) * N, so a
+  // warp's 16-byte reads of one pack index are consecutive (no bank conflicts); a staged gradient's
+  // and operand stream's packs are laid out the same way in their own regions after every slot's
   // input packs (staged_streams). A thread reads back only what it copied itself.
   using input_t = typename Load::element_type;
   using gradient_element = typename second_stream<Op>::element_type;
@@ -425,15 +461,18 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   constexpr int slots = streams::slots;
   constexpr bool rereads = rereads_staged_row<Config, Op, Load>;
   input_t* const staging = reinterpret_cast<input_t*>(staging_shared);
-  auto const staged_index = [&](int slot, int p) { return (slot * P + p) * B + int(threadIdx.x); };
+  auto const staged_index = [&](int slot, int p) {
+    return (slot * P + p) * threads + int(threadIdx.x);
+  };
+  int const region_elements = streams::region_elements(threads);
   auto const staged_pack = [&](int slot, int p) { return staging + staged_index(slot, p) * N; };
   [[maybe_unused]] auto const staged_gradient_pack = [&](int slot, int p) {
     return reinterpret_cast<gradient_element*>(reinterpret_cast<char*>(staging_shared) +
-                                               streams::gradient_offset) +
+                                               streams::gradient_offset(threads)) +
            staged_index(slot, p) * N;
   };
   [[maybe_unused]] char* const operand_regions =
-      reinterpret_cast<char*>(staging_shared) + streams::operands_offset;
+      reinterpret_cast<char*>(staging_shared) + streams::operands_offset(threads);
   auto const stage_row = [&](index_t r, int slot) {
     if constexpr (staged) {
       if (r < rows) {
@@ -454,8 +493,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
               detail::async_copy_pack<N>(staged_gradient_pack(slot, p),
                                          op.gradient.input.dense_row(r) + col);
             if constexpr (operands_staged)
-              operand_streams<Load>::template stage<N>(
-                  load, r, col, operand_regions, streams::region_elements, staged_index(slot, p));
+              operand_streams<Load>::template stage<N>(load, r, col, operand_regions,
+                                                       region_elements, staged_index(slot, p));
           }
         }
       }
@@ -521,8 +560,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       if (row_ok && p < valid_packs) {
         if constexpr (operands_staged)
           reads[p] = operand_streams<Load>::template read_staged<N, phased>(
-              load, row, col_of(p), operand_regions, streams::region_elements,
-              staged_index(slot, p));
+              load, row, col_of(p), operand_regions, region_elements, staged_index(slot, p));
         else
           reads[p] = load.template read<N, phased>(row, col_of(p));
       }
@@ -673,11 +711,11 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       read_pack(p, raw);
       load_context context{emit, cols};
       if constexpr (operands_staged)
-        load.template transform<N>(raw, row, col_of(p), x, context,
-                                   operand_streams<Load>::template read_staged<N, phased>(
-                                       load, row, col_of(p), operand_regions,
-                                       streams::region_elements, staged_index(slot, p)),
-                                   row_draws[p]);
+        load.template transform<N>(
+            raw, row, col_of(p), x, context,
+            operand_streams<Load>::template read_staged<N, phased>(
+                load, row, col_of(p), operand_regions, region_elements, staged_index(slot, p)),
+            row_draws[p]);
       else
         load.template transform<N>(raw, row, col_of(p), x, context,
                                    load.template read<N, phased>(row, col_of(p)), row_draws[p]);
