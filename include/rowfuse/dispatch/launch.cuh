@@ -2,8 +2,9 @@
 //
 // The kernel table is generated from the tuning data: one register_kernel per row of the
 // register-shape table that applies to the call's input type and op (dispatch/tuning.hpp),
-// for the widest pack and for single elements, plus the streaming and cluster engines for rows
-// past the registers. The plan names its table row; the launcher instantiates exactly the
+// for the widest pack and for single elements (and, for the widest pack, a twin on blocks the
+// launch sizes where the row is sized_at_launch), plus the streaming and cluster engines for
+// rows past the registers. The plan names its table row; the launcher instantiates exactly the
 // rows a caller's column bound (cols_range) admits, and completes the plan (grid, shared
 // memory) before the launch.
 #pragma once

@@ -1,0 +1,186 @@
+// Whole-block rows on blocks the launch sizes (tuning::register_shape::sized_at_launch): a 16-bit
+// row that fills at most 5/8 of a sized block row runs on the fewest whole warps that hold it, on
+// the row's twin kernel. softmax, log-softmax, layernorm, rmsnorm and the attention chain at widths
+// just past the tables' rows, aligned and off the grid (phased), against the host reference on
+// every plan a call makes; the automatic plan asserted sized, its block the fewest warps.
+#include "norm_support.cuh"
+#include "support.cuh"
+
+namespace {
+
+long rows_for(long cols) {
+  if (test::small_mode())
+    return std::max(2L, std::min(16L, (1L << 13) / cols));
+  return std::max(5L, std::min(400L, (1L << 19) / cols));
+}
+
+/// The automatic plan of a call whose rows hold at most `whole_packs` whole packs (a phased row
+/// fewer: its packs start at its first column on the grid) runs on a sized block: the fewest whole
+/// warps that hold them, fewer than its shape's threads.
+template <class Table> void check_sized(rf::plan const& p, Table const& table, long whole_packs) {
+  INFO(rf::explain(p));
+  REQUIRE(p.engine == rf::engine_kind::block_rows);
+  auto const shape = test::table_row(table, p);
+  CHECK(shape.sized_at_launch);
+  CHECK(p.block_threads < shape.block_threads);
+  CHECK(p.block_threads % 32 == 0);
+  CHECK(p.group == p.block_threads);
+  CHECK(long(p.block_threads) * p.packs >= whole_packs);
+  CHECK(long(p.block_threads - 32) * p.packs < whole_packs);
+}
+
+template <class T, bool Log> void check_softmax(long cols, long offset, std::mt19937& rng) {
+  long const rows = rows_for(cols), ld = cols + (offset == 0 ? 0 : 3);
+  CAPTURE(cols);
+  CAPTURE(offset);
+  std::size_t const size = std::size_t(offset + rows * ld + 8);
+  test::mirrored<T> x(size), y(size), y_ref(size);
+  test::fill_uniform(x.host, rng);
+  x.upload();
+  auto const exact = Log ? rf::reference::log_softmax(rf::load(x.h(offset), rows, cols, ld),
+                                                      rf::store(y_ref.h(offset), ld))
+                         : rf::reference::softmax(rf::load(x.h(offset), rows, cols, ld),
+                                                  rf::store(y_ref.h(offset), ld));
+  auto const load = rf::load(static_cast<T const*>(x.d(offset)), rows, cols, ld);
+  auto const store = rf::store(y.d(offset), ld);
+  auto const call = [&](rf::launch_options options) {
+    return Log ? rf::log_softmax(load, store, nullptr, options)
+               : rf::softmax(load, store, nullptr, options);
+  };
+  rf::plan const automatic = call({rf::engine_kind::automatic, 0, true});
+  CHECK(automatic.phased == (offset != 0));
+  if (Log)
+    check_sized(automatic, rf::tuning::log_softmax_16bit, cols / 8);
+  else
+    check_sized(automatic, rf::tuning::softmax_16bit, cols / 8);
+  test::for_each_plan([&](rf::launch_options options) {
+    if (options.dry_run)
+      return call(options);
+    test::poison(y.host);
+    y.upload();
+    rf::plan const p = call(options);
+    test::sync_and_check();
+    INFO(rf::explain(p));
+    std::vector<typename test::mirrored<T>::stored> const got = y.download();
+    CHECK_MATCHES(test::compare(got, exact, rows, cols, ld, offset, Log ? 8e-6 : 0.0));
+    CHECK(-1 == test::written_outside(got, rows, cols, ld, offset));
+    return p;
+  });
+}
+
+template <class T, bool Log> void check_softmax_widths(unsigned seed) {
+  std::mt19937 rng(seed);
+  // Past the 2048-, 4096- and 8192-column rows: 2056 (a third of the 4096-column row's 2 x 256),
+  // 5120 (5/8 of the 8192-column row), 8200 (a half of the 16384-column row); off the grid, 8201.
+  for (long cols : {2056L, 5120L, 8200L})
+    check_softmax<T, Log>(cols, 0, rng);
+  check_softmax<T, Log>(8201, 1, rng);
+}
+
+} // namespace
+
+TEST_CASE("sized blocks: softmax fp16") {
+  check_softmax_widths<__half, false>(41);
+}
+TEST_CASE("sized blocks: softmax bf16") {
+  check_softmax_widths<__nv_bfloat16, false>(42);
+}
+TEST_CASE("sized blocks: log_softmax fp16") {
+  check_softmax_widths<__half, true>(43);
+}
+
+TEST_CASE("sized blocks: layernorm and rmsnorm, gamma and beta on the block's lanes") {
+  std::mt19937 rng(44);
+  auto const gamma_beta = [](auto const* g, auto const* b) { return rf::affine(g, b); };
+  auto const gamma_only = [](auto const* g, auto const*) { return rf::affine(g); };
+  // 5120 and 8200: layernorm's and rmsnorm's 8192- and 16384-column rows at 5/8 and a half;
+  // 10240 off the grid (phased, ld odd).
+  for (norm_test::layout const l :
+       {norm_test::layout{5120, 0}, norm_test::layout{8200, 0}, norm_test::layout{10243, 3}}) {
+    long const cols = l.offset == 0 ? l.ld : 10240;
+    long const rows = rows_for(cols);
+    CAPTURE(cols);
+    CAPTURE(l.offset);
+    norm_test::shape_buffers<__half, __half, __half, __half> b(rows, cols, l, rng);
+    rf::launch_options const dry{rf::engine_kind::automatic, 0, true};
+    auto const load = rf::load(static_cast<__half const*>(b.x.d(l.offset)), rows, cols, l.ld);
+    auto const store = rf::store(b.y.d(l.offset), l.ld);
+    auto const gamma = static_cast<__half const*>(b.gamma.d(l.offset));
+    auto const beta = static_cast<__half const*>(b.beta.d(l.offset));
+    check_sized(rf::layernorm(load, store, rf::affine(gamma, beta), 1e-5f, nullptr, {}, dry),
+                rf::tuning::layernorm_16bit, cols / 8);
+    check_sized(rf::rmsnorm(load, store, rf::affine(gamma), 1e-6f, nullptr, nullptr, dry),
+                rf::tuning::rmsnorm_16bit, cols / 8);
+    norm_test::check_shape<norm_test::layernorm_op>(b, gamma_beta);
+    norm_test::check_shape<norm_test::rmsnorm_op>(b, gamma_only);
+  }
+}
+
+TEST_CASE("sized blocks: the attention chain, its dropout mask identical on every plan") {
+  std::mt19937 rng(45);
+  for (long cols : {8200L, 10240L}) {
+    long const q_len = cols, rows = 300, ld = cols;
+    CAPTURE(cols);
+    std::size_t const size = std::size_t(rows * ld + 8);
+    test::mirrored<__half> x(size), y(size), y_ref(size);
+    test::mirrored<std::uint8_t> keep(size), keep_ref(size);
+    test::fill_uniform(x.host, rng);
+    x.upload();
+    auto const make_load = [&](__half const* scores) {
+      return rf::load(scores, rows, cols, ld) | rf::scale(0.125f) | rf::causal_mask(q_len);
+    };
+    auto const make_store = [&](__half* out, std::uint8_t* mask) {
+      return rf::store(out, ld) | rf::dropout(0.1f, 2024, 9, mask, ld);
+    };
+    test::poison(keep_ref.host);
+    auto const exact =
+        rf::reference::softmax(make_load(x.h()), make_store(y_ref.h(), keep_ref.h()));
+    auto const call = [&](rf::launch_options options) {
+      return rf::softmax(make_load(static_cast<__half const*>(x.d())), make_store(y.d(), keep.d()),
+                         nullptr, options);
+    };
+    check_sized(call({rf::engine_kind::automatic, 0, true}), rf::tuning::attention_16bit, cols / 8);
+    test::for_each_plan([&](rf::launch_options options) {
+      if (options.dry_run)
+        return call(options);
+      test::poison(y.host);
+      y.upload();
+      test::poison(keep.host);
+      keep.upload();
+      rf::plan const p = call(options);
+      test::sync_and_check();
+      INFO(rf::explain(p));
+      auto const got = y.download();
+      CHECK_MATCHES(test::compare(got, exact, rows, cols, ld, 0));
+      CHECK(-1 == test::written_outside(got, rows, cols, ld, 0));
+      CHECK(keep.download() == keep_ref.host);
+      return p;
+    });
+  }
+}
+
+TEST_CASE("sized blocks: block rows forced on narrow rows run on one or two warps") {
+  // block_rows forced at 96 and 512 16-bit columns takes softmax's first block row (2 x 256):
+  // 12 and 64 packs, one warp and one warp; its results as the automatic plan's.
+  std::mt19937 rng(46);
+  for (long cols : {96L, 512L}) {
+    long const rows = 257;
+    CAPTURE(cols);
+    test::mirrored<__half> x(std::size_t(rows * cols)), y(std::size_t(rows * cols)),
+        y_ref(std::size_t(rows * cols));
+    test::fill_uniform(x.host, rng);
+    x.upload();
+    auto const exact =
+        rf::reference::softmax(rf::load(x.h(), rows, cols), rf::store(y_ref.h(), cols));
+    test::poison(y.host);
+    y.upload();
+    rf::plan const p = rf::softmax(rf::load(static_cast<__half const*>(x.d()), rows, cols),
+                                   rf::store(y.d()), nullptr, {rf::engine_kind::block_rows, 0});
+    test::sync_and_check();
+    INFO(rf::explain(p));
+    CHECK(p.block_threads == 32);
+    CHECK(test::table_row(rf::tuning::softmax_16bit, p).sized_at_launch);
+    std::vector<test::mirrored<__half>::stored> const got = y.download();
+    CHECK_MATCHES(test::compare(got, exact, rows, cols, cols, 0, 0.0));
+  }
+}
