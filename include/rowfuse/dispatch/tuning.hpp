@@ -76,7 +76,7 @@ inline constexpr int columns_ahead_packs = 2;
 ///    holds half its packs, and the registers of the other half cost blocks an SM. The twin's pack
 ///    and staging offsets are run-time products (ptxas gives it 0-44 registers more, and spills
 ///    under the tightest caps), so it is set where it was measured to win (sized, bench/NOTES.md,
-///    twenty-eighth session: 16-bit, softmax 8200 columns 0.76 -> 0.85, layernorm 0.71 -> 0.88);
+///    twenty-eighth session: 16-bit, softmax 8200 columns 0.76 -> 0.85, layernorm 0.70 -> 0.89);
 ///  - sized_min_blocks_per_sm: the register cap of the row's sized twins (aligned and phased),
 ///    where it differs from theirs (0: the same cap).
 struct register_shape {
@@ -205,8 +205,7 @@ inline constexpr register_shape softmax_16bit[] = {
     {1024, 4, 128, false, 1, true, false, 6}, // r4 0.997
     {2048, 8, 128, false, 1, true, false, 2}, // r9 0.994 (r4's persistent 2 x 128 block: 0.952)
     // The block rows sized (sized_at_launch; twenty-eighth session, the shape's threads -> the
-    // launch's): 3000 0.90 -> 0.94 (log-softmax), 4104 0.89 -> 0.97, 8200 0.76 -> 0.85, 10240
-    // 0.88 -> 0.95.
+    // launch's): 2056 0.89 -> 0.93, 4104 0.89 -> 0.97, 8200 0.76 -> 0.85, 10240 0.88 -> 0.95.
     sized({4096, 2, 256, true, 1, false, false, 3}), // r4 0.996 (staged, the old row: 0.97)
     // r4's direct 2 x 512 (softmax 1.004) and 4 x 512 (0.999) took log-softmax from 0.99 / 0.93
     // to 0.84 / 0.73 and attention from 0.69 / 0.63 to 0.57 / 0.43: the staged rows stay.
@@ -245,7 +244,8 @@ inline constexpr auto log_softmax_16bit = replace_rows(
                        // SM (ptxas -v: the phased twin took 124 registers, two blocks; misaligned
                        // 4105 and 5121 columns 0.67 / 0.76 -> 0.60 / 0.71 uncapped).
                        sized({8192, 4, 256, true, 1, true, false, 1}, 3),
-                       // r10 0.998 (softmax's: 0.944); sized: 10240 0.79 -> 0.98
+                       // r10 0.998 (softmax's: 0.944); sized: 8200 0.71 -> 0.88, 10240 0.79 ->
+                       // 0.98
                        sized({16384, 4, 512, true, 1, true, false, 2}),
                        // r10 0.977 (softmax's: 0.895)
                        phased_capped({32768, 8, 128, true, 4, false, false, 4}, 5),
@@ -273,8 +273,8 @@ inline constexpr register_shape attention_16bit[] = {
     // softmax's 2048-column warp row, for forced plans only (the automatic plan takes the block
     // row below from 1025 columns).
     {1024, 8, 128, false, 1, true, false, 2},
-    // Block rows; sized past 4096 columns (twenty-eighth session): 4104 0.61 -> 0.65, 5120 0.70 ->
-    // 0.76, 8200 0.54 -> 0.72, 10240 0.65 -> 0.85, 16392 0.60 -> 0.67, 20480 0.72 -> 0.78. The
+    // Block rows; sized past 4096 columns (twenty-eighth session): 4104 0.61 -> 0.64, 5120 0.70 ->
+    // 0.76, 8200 0.54 -> 0.72, 10240 0.65 -> 0.85, 16392 0.60 -> 0.66, 20480 0.72 -> 0.78. The
     // first two rows' twins lost (2048: 3000 columns 0.82 -> 0.72; 4096: 2056 0.65 -> 0.63, 2560
     // 0.74 -> 0.69).
     {2048, 2, 128, true, 1, true, false, 1},        // 0.890 ([0.80])
@@ -301,7 +301,7 @@ inline constexpr register_shape rmsnorm_16bit[] = {
     // r4 0.994 (2 x 256 staged persistent: 0.87). Its phased kernel capped to the aligned one's six
     // blocks an SM (ptxas -v, twenty-sixth session: 78 / 96 registers, 79 capped, no spill).
     phased_capped({4096, 4, 128, true, 1, false, false, 1}, 6),
-    // Sized (twenty-eighth session): 4104 0.85 -> 0.93, 5120 0.93 -> 0.99, 8200 0.91 -> 1.00,
+    // Sized (twenty-eighth session): 4104 0.85 -> 0.93, 5120 0.93 -> 0.99, 8200 0.92 -> 1.00,
     // 10240 0.96 -> 0.99. Not the 4096- and 32768-column rows: 2056 lost 0.89 -> 0.86, 16392 and
     // 20480 moved 0.01.
     sized({8192, 4, 256, true, 1, false, false, 3}),  // r4 0.995
@@ -324,9 +324,9 @@ inline constexpr register_shape rmsnorm_16bit[] = {
 /// LayerNorm's 16-bit rows past 4096 columns, the op alone and under a chain.
 /// The 8192-column row's phased kernel capped to the aligned one's four blocks an SM (ptxas -v,
 /// sm_90, twenty-sixth session: 64 registers aligned, 72 phased, 64 capped, no spill).
-/// Sized (twenty-eighth session): 4104 0.81 -> 0.89, 5120 0.93 -> 0.97, 8200 0.71 -> 0.88, 10240
-/// 0.82 -> 0.93, 16392 0.75 -> 0.81, 20480 0.88 -> 0.91 (the 4096-column row, not sized: 2056
-/// 0.86 -> 0.83, 3000 1.01 -> 0.98).
+/// Sized (twenty-eighth session): 4104 0.81 -> 0.89, 5120 0.93 -> 0.98, 8200 0.70 -> 0.89, 10240
+/// 0.82 -> 0.93, 16392 0.74 -> 0.83, 20480 0.87 -> 0.92 (the 4096-column row, not sized: its twin
+/// lost at 2056 0.86 -> 0.83 and 3000 1.01 -> 0.98).
 inline constexpr register_shape layernorm_16bit_past_4096[] = {
     sized(phased_capped({8192, 4, 256, true, 1, false, false, 3}, 4)), // r4 0.932
     sized({16384, 4, 512, true, 1, false, false, 2}),                  // r4 0.946
@@ -407,10 +407,10 @@ inline constexpr register_shape layernorm_chain_16bit_to_4096[] = {
     // plan passes it by), so that every engine forced on layernorm alone runs here (its rows of
     // warps reach 2048 columns).
     {512, 4, 256, false, 1, false, false, 3, true, 2},
-    // The block rows sized (twenty-eighth session, the residual block): 1032 0.57 -> 0.59, 2056
-    // 0.60 -> 0.68, 4104 0.67 -> 0.71, 5120 0.77 -> 0.82 (the tee'd block on the first: 0.67 ->
-    // 0.73).
-    sized({1024, 1, 128, true, 1, false, false, 1}), // s 0.819 / 0.799
+    // The 2048- and 4096-column rows sized (twenty-eighth session, the residual block): 1032 0.56
+    // -> 0.59, 2056 0.60 -> 0.67, 4104 0.67 -> 0.71, 5120 0.77 -> 0.82. The 1024-column row's twin
+    // (513-640 columns) was not measured.
+    {1024, 1, 128, true, 1, false, false, 1}, // s 0.819 / 0.799
     sized({2048, 2, 128, true, 1, true, true, 1, true, 0, column_placement::per_engine,
            true}), // o 0.842 ([0.799-0.803])
     sized({4096, 2, 256, true, 1, true, true, 3, true, 0, column_placement::per_engine,
@@ -421,8 +421,8 @@ inline constexpr register_shape layernorm_chain_16bit_to_4096[] = {
 /// session, fp16 / bf16; rowfuse-bench ran 0.76 at 8192 and 0.71-0.73 at 16384 on r4's rows) at
 /// 8192 and 16384, the residual staged beside the input at 16384 (o, as above; at 8192 and 32768 it
 /// lost: 0.859 -> 0.834, 0.701 -> 0.649); at 32768 layernorm_16bit's row.
-/// The first two sized (twenty-eighth session): 8200 0.61 -> 0.71, 10240 0.72 -> 0.84; the 32768-
-/// column row not (16392 and 20480 lost 0.08-0.10).
+/// The first two sized (twenty-eighth session): 8200 0.60 -> 0.71, 10240 0.72 -> 0.84; the 32768-
+/// column row not (its twin lost at 16392 and 20480: 0.57 -> 0.49, 0.64 -> 0.54).
 inline constexpr register_shape layernorm_chain_16bit_to_32768[] = {
     sized({8192, 4, 256, true, 1, true, true, 3}), // 0.858 / 0.835
     sized({16384, 4, 512, true, 1, true, true, 1, true, 0, column_placement::per_engine,
@@ -479,9 +479,9 @@ inline constexpr auto layernorm_store_chain_16bit = join_rows(
         // automatic plan passes it by), so that every engine forced on layernorm alone runs here
         // (its rows of warps reach 2048 columns).
         {1024, 4, 256, false, 1, false, false, 3, true, 2},
-        // The block rows sized (twenty-eighth session): 2056 0.65 -> 0.70, 4104 0.63 -> 0.69,
-        // 5120 0.73 -> 0.81, 8200 0.62 -> 0.80, 10240 0.72 -> 0.90, 16392 0.54 -> 0.68, 20480
-        // 0.64 -> 0.81.
+        // The block rows sized (twenty-eighth session): 1032 0.56 -> 0.67, 2056 0.65 -> 0.70, 4104
+        // 0.63 -> 0.69, 5120 0.73 -> 0.81, 8200 0.61 -> 0.80, 10240 0.72 -> 0.90, 16392 0.54 ->
+        // 0.67, 20480 0.65 -> 0.82.
         sized({2048, 2, 128, true, 1, true, true, 1}),  // the chains' 0.834 / 0.825
         sized({4096, 4, 128, true, 1, false, true, 6}), // 0.872 / 0.860 ([0.824 / 0.815])
         // layernorm's (staged persistent: 0.822 / 0.805). Its phased kernel capped to the aligned
