@@ -1,8 +1,9 @@
 // Whole-block rows on blocks the launch sizes (tuning::register_shape::sized_at_launch): a 16-bit
-// row that fills at most 5/8 of a sized block row runs on the fewest whole warps that hold it, on
-// the row's twin kernel. softmax, log-softmax, layernorm, rmsnorm and the attention chain at widths
-// just past the tables' rows, aligned and off the grid (phased), against the host reference on
-// every plan a call makes; the automatic plan asserted sized, its block the fewest warps.
+// row that fills at most 5/8 of a sized block or cluster row runs on the fewest whole warps a block
+// that hold it, on the row's twin kernel. softmax, log-softmax, layernorm, rmsnorm and the
+// attention chain at widths just past the tables' rows, aligned and off the grid (phased), against
+// the host reference on every plan a call makes; the automatic plan asserted sized, its blocks the
+// fewest warps.
 #include "norm_support.cuh"
 #include "support.cuh"
 
@@ -15,18 +16,21 @@ long rows_for(long cols) {
 }
 
 /// The automatic plan of a call whose rows hold at most `whole_packs` whole packs (a phased row
-/// fewer: its packs start at its first column on the grid) runs on a sized block: the fewest whole
-/// warps that hold them, fewer than its shape's threads.
+/// fewer: its packs start at its first column on the grid) runs on sized blocks: the fewest whole
+/// warps a block that hold them over the row's blocks (one, or a cluster's), fewer than its
+/// shape's threads.
 template <class Table> void check_sized(rf::plan const& p, Table const& table, long whole_packs) {
   INFO(rf::explain(p));
-  REQUIRE(p.engine == rf::engine_kind::block_rows);
+  REQUIRE((p.engine == rf::engine_kind::block_rows || p.engine == rf::engine_kind::cluster_rows));
   auto const shape = test::table_row(table, p);
   CHECK(shape.sized_at_launch);
+  CHECK(p.cluster_blocks == shape.cluster_blocks);
   CHECK(p.block_threads < shape.block_threads);
   CHECK(p.block_threads % 32 == 0);
-  CHECK(p.group == p.block_threads);
-  CHECK(long(p.block_threads) * p.packs >= whole_packs);
-  CHECK(long(p.block_threads - 32) * p.packs < whole_packs);
+  CHECK(p.group == p.block_threads * shape.cluster_blocks);
+  long const thread_packs = long(p.packs) * shape.cluster_blocks;
+  CHECK(long(p.block_threads) * thread_packs >= whole_packs);
+  CHECK(long(p.block_threads - 32) * thread_packs < whole_packs);
 }
 
 template <class T, bool Log> void check_softmax(long cols, long offset, std::mt19937& rng) {
@@ -89,6 +93,46 @@ TEST_CASE("sized blocks: log_softmax fp16") {
   check_softmax_widths<__half, true>(43);
 }
 
+TEST_CASE("sized blocks: log_softmax fp16 on cluster rows") {
+  std::mt19937 rng(47);
+  // log-softmax's 131072- and 262144-column rows (4 x 1024 in clusters of 4, 8 x 256 in 16):
+  // 81920 columns fill the first to 5/8 (640 threads a block), 151936 (a vocabulary) the second
+  // to 58 % (160); 65545 off the grid on the first (544).
+  check_softmax<__half, true>(81920, 0, rng);
+  check_softmax<__half, true>(151936, 0, rng);
+  check_softmax<__half, true>(65545, 1, rng);
+}
+
+TEST_CASE("sized blocks: rmsnorm and layernorm on cluster rows") {
+  std::mt19937 rng(48);
+  auto const gamma_beta = [](auto const* g, auto const* b) { return rf::affine(g, b); };
+  auto const gamma_only = [](auto const* g, auto const*) { return rf::affine(g); };
+  // 40960 columns fill rmsnorm's 65536-column row (8 x 256 in clusters of 4) to 5/8 (160 threads
+  // a block), aligned and off the grid (phased, ld odd); 151936 its 262144-column row (8 x 256 in
+  // 16) to 58 % (160), and layernorm's held 262144-column row (8 x 256 in 16) alike.
+  for (norm_test::layout const l :
+       {norm_test::layout{40960, 0}, norm_test::layout{40963, 3}, norm_test::layout{151936, 0}}) {
+    long const cols = l.offset == 0 ? l.ld : 40960;
+    long const rows = rows_for(cols);
+    CAPTURE(cols);
+    CAPTURE(l.offset);
+    norm_test::shape_buffers<__half, __half, __half, __half> b(rows, cols, l, rng);
+    rf::launch_options const dry{rf::engine_kind::automatic, 0, true};
+    auto const load = rf::load(static_cast<__half const*>(b.x.d(l.offset)), rows, cols, l.ld);
+    auto const store = rf::store(b.y.d(l.offset), l.ld);
+    auto const gamma = static_cast<__half const*>(b.gamma.d(l.offset));
+    auto const beta = static_cast<__half const*>(b.beta.d(l.offset));
+    check_sized(rf::rmsnorm(load, store, rf::affine(gamma), 1e-6f, nullptr, nullptr, dry),
+                rf::tuning::rmsnorm_16bit, cols / 8);
+    norm_test::check_shape<norm_test::rmsnorm_op>(b, gamma_only);
+    if (cols == 151936) {
+      check_sized(rf::layernorm(load, store, rf::affine(gamma, beta), 1e-5f, nullptr, {}, dry),
+                  rf::tuning::layernorm_16bit, cols / 8);
+      norm_test::check_shape<norm_test::layernorm_op>(b, gamma_beta);
+    }
+  }
+}
+
 TEST_CASE("sized blocks: layernorm and rmsnorm, gamma and beta on the block's lanes") {
   std::mt19937 rng(44);
   auto const gamma_beta = [](auto const* g, auto const* b) { return rf::affine(g, b); };
@@ -118,8 +162,10 @@ TEST_CASE("sized blocks: layernorm and rmsnorm, gamma and beta on the block's la
 
 TEST_CASE("sized blocks: the attention chain, its dropout mask identical on every plan") {
   std::mt19937 rng(45);
-  for (long cols : {8200L, 10240L}) {
-    long const q_len = cols, rows = 300, ld = cols;
+  // 8200 and 10240 on the 16384-column block row; 40960 on the 65536-column cluster row (4 x 256
+  // in clusters of 8: 160 threads a block).
+  for (long cols : {8200L, 10240L, 40960L}) {
+    long const q_len = cols, rows = cols > 16384 ? 64 : 300, ld = cols;
     CAPTURE(cols);
     std::size_t const size = std::size_t(rows * ld + 8);
     test::mirrored<__half> x(size), y(size), y_ref(size);

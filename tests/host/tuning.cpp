@@ -497,9 +497,10 @@ TEST_CASE("sized rows: rows filling at most 5/8 of a sized_at_launch shape (pack
       auto const shapes = rf::detail::register_shapes(key.element_bytes, key.pack, family);
       for (auto const& s : shapes)
         if (s.sized_at_launch)
-          CHECK((s.whole_block && s.cluster_blocks == 1));
-      for (rf::index_t cols : {32, 100, 1000, 1032, 2049, 3000, 4104, 5120, 6144, 8200, 10240,
-                               12288, 16392, 20480, 24576, 50257, 65544, 151936}) {
+          CHECK(s.whole_block);
+      for (rf::index_t cols :
+           {32,    100,   1000,  1032,  2049,  3000,  4104,  5120,  6144,  8200,  10240,
+            12288, 16392, 20480, 24576, 32776, 40960, 50257, 65544, 81920, 151936}) {
         CAPTURE(cols);
         for (rf::engine_kind kind : {rf::engine_kind::automatic, rf::engine_kind::block_rows}) {
           rf::plan const p =
@@ -508,15 +509,17 @@ TEST_CASE("sized rows: rows filling at most 5/8 of a sized_at_launch shape (pack
             continue;
           auto const& shape = shapes[std::size_t(p.shape)];
           rf::index_t const packs = (cols + key.pack - 1) / key.pack;
+          // A thread's packs over the row's blocks (one, or a cluster's).
+          rf::index_t const thread_packs = rf::index_t(shape.packs) * shape.cluster_blocks;
           bool const sized = shape.sized_at_launch && key.pack > 1 &&
-                             8 * packs <= 5 * rf::index_t(shape.packs) * shape.block_threads;
+                             8 * packs <= 5 * thread_packs * shape.block_threads;
           if (shape.whole_block)
             CHECK(p.group == p.block_threads * shape.cluster_blocks);
           if (sized) {
             ++sized_plans;
             CHECK(p.block_threads % 32 == 0);
-            CHECK(rf::index_t(p.block_threads) * shape.packs >= packs);
-            CHECK(rf::index_t(p.block_threads - 32) * shape.packs < packs);
+            CHECK(rf::index_t(p.block_threads) * thread_packs >= packs);
+            CHECK(rf::index_t(p.block_threads - 32) * thread_packs < packs);
           } else {
             CHECK(p.block_threads == shape.block_threads);
           }
@@ -536,6 +539,23 @@ TEST_CASE("sized rows: rows filling at most 5/8 of a sized_at_launch shape (pack
     CHECK(p.engine == rf::engine_kind::block_rows);
     CHECK(p.block_threads == threads);
     CHECK(p.group == threads);
+  }
+  // Cluster rows size each block of the cluster: 32776 columns (4097 packs) on rmsnorm's
+  // 65536-column row (8 packs x 256 threads in clusters of 4) take five warps a block, 40960 fill
+  // those five warps, 49152 (6/8) the shape's eight; 151936 (18992 packs) on its 262144-column
+  // row (8 x 256 in 16) five.
+  auto const rmsnorm_16 = rf::detail::register_shapes(2, 8, shape_family::rmsnorm);
+  for (auto [cols, threads] :
+       {std::pair{32776, 160}, {40960, 160}, {49152, 256}, {65536, 256}, {151936, 160}}) {
+    CAPTURE(cols);
+    rf::plan const p = rf::detail::choose_plan("rmsnorm", 64, cols, 8, rf::engine_kind::automatic,
+                                               h100, rmsnorm_16);
+    auto const& shape = rmsnorm_16[std::size_t(p.shape)];
+    CHECK(p.engine == rf::engine_kind::cluster_rows);
+    CHECK(shape.cluster_blocks > 1);
+    CHECK(p.cluster_blocks == shape.cluster_blocks);
+    CHECK(p.block_threads == threads);
+    CHECK(p.group == threads * shape.cluster_blocks);
   }
   // Phased rows size their block by their whole packs: 8201 columns hold at most 1025.
   rf::plan const phased = rf::detail::try_phased_plan("softmax", 64, 8201, 8,

@@ -20,17 +20,16 @@ namespace rowfuse::detail {
 /// are staged beside the input (tuning::register_shape::stages_operands). `Phased`: each row's
 /// packs start at its first column on the 16-byte grid, and its edges are single elements
 /// (engine/phased_row.cuh), for views whose rows start off the grid. `SizedAtLaunch`: the block
-/// has the threads the launch gives it (plan::block_threads: whole warps, fewer than
-/// BlockThreads), whole-block rows of one block only; the shape's own threads keep the kernel
-/// without it, whose pack and staging offsets are compile-time constants.
+/// (each block of the cluster) has the threads the launch gives it (plan::block_threads: whole
+/// warps, fewer than BlockThreads), whole-block rows only; the shape's own threads keep the
+/// kernel without it, whose pack and staging offsets are compile-time constants.
 template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false,
           int ClusterBlocks = 1, int MinBlocksPerSM = 1, bool ReadsRowFirst = true,
           int RowWarps = 0, tuning::column_placement Columns = tuning::column_placement::per_engine,
           bool StagesOperands = false, bool Phased = false, bool SizedAtLaunch = false>
 struct register_config {
   static_assert(ClusterBlocks == 1 || WholeBlock, "a cluster holds whole-block rows");
-  static_assert(!SizedAtLaunch || (WholeBlock && ClusterBlocks == 1),
-                "the launch sizes the blocks of whole-block rows of one block");
+  static_assert(!SizedAtLaunch || WholeBlock, "the launch sizes the blocks of whole-block rows");
   static_assert(RowWarps == 0 || !WholeBlock, "whole warps a row are a group row's shape");
   static_assert(BlockThreads % 32 == 0, "a block holds whole warps");
   static_assert(RowWarps >= 0 && (RowWarps & (RowWarps - 1)) == 0 &&

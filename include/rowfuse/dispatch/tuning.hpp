@@ -69,14 +69,16 @@ inline constexpr int columns_ahead_packs = 2;
 ///    registers more than the aligned one, which on some rows costs it a resident block the aligned
 ///    kernel has; a cap there (phased_capped) keeps the block and leaves the aligned kernel as it
 ///    is;
-///  - sized_at_launch: a whole-block row of one block (packs wider than an element) whose rows
-///    filling at most sized_fill_eighths / 8 of its capacity run on a twin kernel whose block the
-///    launch sizes: the fewest whole warps that hold the row at `packs` a thread. A width a little
-///    past the table's row before takes a shape of twice its capacity; on its own threads each
-///    holds half its packs, and the registers of the other half cost blocks an SM. The twin's pack
-///    and staging offsets are run-time products (ptxas gives it 0-44 registers more, and spills
-///    under the tightest caps), so it is set where it was measured to win (sized, bench/NOTES.md,
-///    twenty-eighth session: 16-bit, softmax 8200 columns 0.76 -> 0.85, layernorm 0.70 -> 0.89);
+///  - sized_at_launch: a whole-block row (packs wider than an element; of one block or of a
+///    cluster's) whose rows filling at most sized_fill_eighths / 8 of its capacity run on a twin
+///    kernel whose blocks the launch sizes: the fewest whole warps a block that hold the row at
+///    `packs` a thread over the shape's blocks. A width a little past the table's row before
+///    takes a shape of twice its capacity; on its own threads each holds half its packs, and the
+///    registers of the other half cost blocks an SM. The twin's pack and staging offsets are
+///    run-time products (ptxas gives it 0-44 registers more, and spills under the tightest caps),
+///    so it is set where it was measured to win (sized, bench/NOTES.md, twenty-eighth and
+///    twenty-ninth sessions: 16-bit, softmax 8200 columns 0.76 -> 0.85, layernorm 0.70 -> 0.89,
+///    rmsnorm 40960 0.83 -> 0.94 in clusters of 4);
 ///  - sized_min_blocks_per_sm: the register cap of the row's sized twins (aligned and phased),
 ///    where it differs from theirs (0: the same cap).
 struct register_shape {
@@ -216,6 +218,8 @@ inline constexpr register_shape softmax_16bit[] = {
     // persistent clusters of 512-thread blocks that stage the next row while they reduce this one
     // (round 25, nineteenth session; the row before it, 8 x 256 in 16 staged on one cluster a row
     // tile: 0.817 in the same run).
+    // No sized twins here (twenty-ninth session, H200 fp16: 16392 / 20480 columns +0.02-0.03 on
+    // the first row, 0.02-0.08 lost on the others, where 128-thread blocks drop to three warps).
     {32768, 4, 256, true, 4, false, false, 1}, // r6 0.997 (4 x 1024 staged persistent: 0.86)
     {65536, 8, 128, true, 8, false, false, 1}, // r6 0.995, r25 0.996-0.998
     // Phased (ptxas -v, sm_90, twenty-sixth session): 127 registers and four blocks an SM, where
@@ -248,10 +252,16 @@ inline constexpr auto log_softmax_16bit = replace_rows(
                        // 0.98
                        sized({16384, 4, 512, true, 1, true, false, 2}),
                        // r10 0.977 (softmax's: 0.895)
+                       // Not sized (twenty-ninth session, H200: 16392-40960 lost 0.03-0.04 on
+                       // three warps a block).
                        phased_capped({32768, 8, 128, true, 4, false, false, 4}, 5),
                        phased_capped({65536, 8, 128, true, 8, false, false, 1}, 5),
-                       {131072, 4, 1024, true, 4, true, true, 1}, // r25 0.924-0.927
-                       {262144, 8, 256, true, 16, true, true, 1}, // r25 0.918-0.920
+                       // Sized (twenty-ninth session, H100 fp16): 65544 0.62 -> 0.73, 81920
+                       // 0.73 -> 0.90; misaligned 65545 0.51 -> 0.61.
+                       sized({131072, 4, 1024, true, 4, true, true, 1}), // r25 0.924-0.927
+                       // Sized: 131080 0.55 -> 0.71, 151936 0.63 -> 0.79, 163840 0.67 -> 0.81;
+                       // misaligned 151937 0.55 -> 0.73.
+                       sized({262144, 8, 256, true, 16, true, true, 1}), // r25 0.918-0.920
                    });
 
 /// Softmax over 16-bit inputs whose load chain masks and whose store chain drops (attention
@@ -284,11 +294,14 @@ inline constexpr register_shape attention_16bit[] = {
     sized(
         {32768, 4, 1024, true, 1, true, true, 1}), // 0.881 ([0.60] on the cluster row), 8 B spilled
     // Cluster rows: the first only for forced plans (the block row above takes 32768 columns;
-    // staged and persistent in clusters of 4: 0.867).
+    // staged and persistent in clusters of 4: 0.867). The next two sized (twenty-ninth session,
+    // H100): 32776 0.57 -> 0.69, 40960 0.64 -> 0.84, 65544 0.52 -> 0.62, 81920 0.59 -> 0.76;
+    // misaligned 32777 0.42 -> 0.54, 40961 0.49 -> 0.66, 65545 0.40 -> 0.49. Not the last (H200:
+    // 131080-163840 +0.02-0.04, misaligned 151937 0.36 -> 0.30).
     {32768, 4, 256, true, 4, false, false, 1},
-    {65536, 4, 256, true, 8, true, true, 1},   // 0.861 ([0.49]; P8 x 128 staged: 0.70)
-    {131072, 4, 256, true, 16, true, true, 1}, // 0.831 ([0.46])
-    {262144, 8, 256, true, 16, true, true, 1}, // 0.680 ([0.62] block_cluster)
+    sized({65536, 4, 256, true, 8, true, true, 1}),   // 0.861 ([0.49]; P8 x 128 staged: 0.70)
+    sized({131072, 4, 256, true, 16, true, true, 1}), // 0.831 ([0.46])
+    {262144, 8, 256, true, 16, true, true, 1},        // 0.680 ([0.62] block_cluster)
 };
 
 /// RMSNorm over 16-bit inputs.
@@ -310,9 +323,12 @@ inline constexpr register_shape rmsnorm_16bit[] = {
     // Rows over a cluster's registers (round 6, seventh session): gamma held with the row as
     // gamma alone (op::rmsnorm::read_columns; with beta's packs beside it the same shapes took
     // 128 registers and spilled, 0.72-0.82). block_cluster ran 0.75-0.83 here (rowfuse-bench).
-    {65536, 8, 256, true, 4, false, false, 2},   // r6 0.998 (8 x 128 in 8 at 4 an SM: 0.997)
-    {131072, 8, 256, true, 8, false, false, 2},  // r6 0.978 (8 x 128 in 16: 0.970)
-    {262144, 8, 256, true, 16, false, false, 2}, // r6 0.931 (8 x 512 in 8: 0.913)
+    // Sized (twenty-ninth session, H100 fp16): 32776 0.74 -> 0.83, 40960 0.83 -> 0.94; 65544
+    // 0.70 -> 0.78, 81920 0.80 -> 0.91; 131080 0.65 -> 0.73, 151936 0.71 -> 0.81, 163840 0.74 ->
+    // 0.85; misaligned 32777-151937 +0.07-0.09.
+    sized({65536, 8, 256, true, 4, false, false, 2}),   // r6 0.998 (8 x 128 in 8 at 4 an SM: 0.997)
+    sized({131072, 8, 256, true, 8, false, false, 2}),  // r6 0.978 (8 x 128 in 16: 0.970)
+    sized({262144, 8, 256, true, 16, false, false, 2}), // r6 0.931 (8 x 512 in 8: 0.913)
 };
 
 // Round 8 (tenth session): the norms' group rows at 32-512 columns under register caps that
@@ -342,8 +358,11 @@ inline constexpr register_shape layernorm_16bit_past_4096[] = {
 /// 0.506-0.507 -> 0.545-0.546 / 0.633-0.636). At 262144 round 18's row (the op alone, fp16 / bf16;
 /// read ahead: with the row these spilled), which the survey did not beat.
 inline constexpr register_shape layernorm_16bit_clusters[] = {
-    {65536, 4, 256, true, 8, false, true, 2},  // survey 0.582 / 0.678
-    {131072, 4, 512, true, 8, false, true, 1}, // survey 0.546 / 0.636
+    // Sized (twenty-ninth session, H100 fp16): residual 32776 0.46 -> 0.50, 40960 0.49 -> 0.56;
+    // misaligned 32777 0.35 -> 0.39, 40961 0.36 -> 0.42. Not the next two (H200: residual 65544-
+    // 163840 0.03-0.09 lost, residual_tee 0.03-0.15).
+    sized({65536, 4, 256, true, 8, false, true, 2}), // survey 0.582 / 0.678
+    {131072, 4, 512, true, 8, false, true, 1},       // survey 0.546 / 0.636
     {262144, 8, 256, true, 16, true, false, 2, true, 0,
      column_placement::ahead}, // r18 0.668 / 0.654 (4 x 512 in 16: 0.691 / 0.627)
 };
@@ -366,8 +385,11 @@ inline constexpr register_shape layernorm_16bit_held_clusters[] = {
     {65536, 4, 512, true, 8, false, true, 1},
     {131072, 8, 512, true, 4, true, true, 1, true, 0,
      column_placement::held}, // r24 0.880-0.884 / 0.836-0.837 (4 x 512 in 8: 0.84 / 0.83)
-    {262144, 8, 256, true, 16, true, true, 2, true, 0,
-     column_placement::held}, // r24 0.880-0.883 / 0.873-0.874
+    // Sized (twenty-ninth session, H100 fp16, layernorm / layernorm -> fp8): 131080 0.70 -> 0.77 /
+    // 0.50 -> 0.56, 151936 0.77 -> 0.82 / 0.54 -> 0.59, 163840 0.81 -> 0.84 / 0.57 -> 0.62. Not the
+    // 65536- and 131072-column rows above (H200: 32776-81920 0.03-0.16 lost).
+    sized({262144, 8, 256, true, 16, true, true, 2, true, 0,
+           column_placement::held}), // r24 0.880-0.883 / 0.873-0.874
 };
 
 /// LayerNorm over 16-bit inputs (three values reduced a row, gamma and beta: the most registers),

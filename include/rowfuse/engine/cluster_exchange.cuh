@@ -7,7 +7,9 @@
 //                credits block r's mbarrier with the bytes written;
 //   each block:  one thread arms the mbarrier with the bytes the round brings (every warp of
 //                every block, one slot each); every thread waits for the phase to complete,
-//                then every warp folds the C x warps slots in one fixed order.
+//                then every warp folds the C x warps slots in one fixed order. On blocks the
+//                launch sized below the shape's warps, the absent warps' slots hold the
+//                identity, posted once (post_absent), and the round brings the present ones'.
 //
 // So every thread of every block ends with bit-identical totals, and a block waits only for the
 // data it needs, not for every thread of the cluster to reach a barrier.
@@ -69,7 +71,6 @@ template <class T, int BlockThreads, int ClusterBlocks> struct cluster_exchange 
   static constexpr int warps = BlockThreads / 32;
   static constexpr int slots = ClusterBlocks * warps; // a power of two: both factors are
   static constexpr int words = int(sizeof(T)) / 4;
-  static constexpr int round_bytes = slots * int(sizeof(T));
 
   struct TempStorage {
     T posted[2][slots]; // [buffer][sender rank * warps + sender warp]
@@ -77,6 +78,20 @@ template <class T, int BlockThreads, int ClusterBlocks> struct cluster_exchange 
   };
 
   TempStorage& storage;
+  /// The warps each block of the cluster has: `warps`, or fewer on a block the launch sized
+  /// (register_config::sized_at_launch), whose absent warps never send and whose slots hold the
+  /// identity (post_absent).
+  int block_warps = warps;
+
+  /// Posts `identity` (merge(x, identity) == x) in both buffers for every rank's warps at and
+  /// past `block_warps`, which never send: the fold then stays one over every slot, as on blocks
+  /// of the shape's threads. Only this block writes those slots; the caller orders the posts
+  /// before the first round's fold with a block barrier.
+  static __device__ void post_absent(TempStorage& storage, T const& identity, int block_warps) {
+    for (int slot = int(threadIdx.x); slot < slots; slot += int(blockDim.x))
+      if (slot % warps >= block_warps)
+        storage.posted[0][slot] = storage.posted[1][slot] = identity;
+  }
 
   /// Thread 0 initialises the mbarriers. The caller then runs cluster_exchange_start (once for
   /// every exchange of the kernel) and cluster_exchange_ready before round 0.
@@ -121,10 +136,11 @@ template <class T, int BlockThreads, int ClusterBlocks> struct cluster_exchange 
       }
     }
 
-    // Arm this block's phase with the round's bytes, then wait for them.
+    // Arm this block's phase with the round's bytes (every present warp of every block), then
+    // wait for them.
     if (threadIdx.x == 0)
       asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(barrier),
-                   "r"(round_bytes)
+                   "r"(ClusterBlocks * block_warps * int(sizeof(T)))
                    : "memory");
     while (!cluster_detail::phase_done(barrier, parity)) {
     }

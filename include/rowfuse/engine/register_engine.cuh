@@ -9,9 +9,10 @@
 //    of the row in its registers; the blocks exchange their partial statistics once per
 //    reduction through distributed shared memory (no global memory, no atomics).
 //
-// A whole-block row of one block may run on a twin kernel whose block the launch sizes
-// (register_config::sized_at_launch): fewer whole warps than the shape's, for rows that would
-// leave most of the shape's pack slots empty; its offsets are run-time products of blockDim.x.
+// A whole-block row, of one block or of a cluster's, may run on a twin kernel whose blocks the
+// launch sizes (register_config::sized_at_launch): fewer whole warps than the shape's, for rows
+// that would leave most of the shape's pack slots empty; its offsets are run-time products of
+// blockDim.x.
 //
 // Thread `lane` of a row's group (for a cluster: rank * block threads + thread) holds packs
 // p = 0 .. Packs-1 at columns (p * group + lane) * N .. +N: consecutive lanes touch consecutive
@@ -60,8 +61,8 @@ namespace rowfuse::engine {
 ///    instead of held (rereads_staged_row);
 ///  - `keeps_chunk_sums(values)`: whether a chunk_accumulating_op's running sums, `values` of
 ///    them a thread, are kept in registers across the rows of a chunk;
-///  - `sized_at_launch`: the block has blockDim.x threads (whole warps, at most block_threads)
-///    instead of block_threads.
+///  - `sized_at_launch`: the block (each block of a cluster) has blockDim.x threads (whole
+///    warps, at most block_threads) instead of block_threads.
 /// How a block's whole-block rows are reduced: across the block (block_allreduce), or across
 /// the cluster's warps at once (cluster_exchange).
 template <class T, int B, int C>
@@ -272,20 +273,24 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       Config::whole_block ? rank * threads + int(threadIdx.x) : int(threadIdx.x) & (group - 1);
   int const rows_per_block = Config::whole_block ? 1 : B / group;
   // A block the launch sized below B holds the identity of each reduction for its absent warps
-  // (a phase of no values, or the op's identity: the contract of over_slot's empty lanes).
+  // (a phase of no values, or the op's identity: the contract of over_slot's empty lanes); on
+  // cluster rows for the absent warps of every block, which the first round's fold reads after
+  // the barrier here (a block row's first reduction has its own barrier before its fold).
   if constexpr (Config::sized_at_launch) {
     float none[N] = {};
     if constexpr (two_phase_op<Op>) {
       using storage_t = reduce_storage<Op, B, C>;
       auto const first = op.phase1(none, 0);
-      block_allreduce<typename storage_t::first_t, B>::post_absent(shared.first, first,
-                                                                   threads / 32);
-      block_allreduce<typename storage_t::second_t, B>::post_absent(
+      row_allreduce<typename storage_t::first_t, B, C>::post_absent(shared.first, first,
+                                                                    threads / 32);
+      row_allreduce<typename storage_t::second_t, B, C>::post_absent(
           shared.second, op.phase2(none, 0, first, cols), threads / 32);
     } else {
-      block_allreduce<typename Op::partial, B>::post_absent(shared.partials, op.identity(),
-                                                            threads / 32);
+      row_allreduce<typename Op::partial, B, C>::post_absent(shared.partials, op.identity(),
+                                                             threads / 32);
     }
+    if constexpr (C > 1)
+      __syncthreads();
   }
   index_t const row_step = index_t(gridDim.x / C) * rows_per_block;
   index_t const first_row = index_t(blockIdx.x / C) * rows_per_block;
@@ -363,8 +368,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     else if constexpr (C == 1)
       return block_allreduce<T, B>{storage, buffer}(value, merge);
     else
-      return cluster_exchange<T, B, C>{storage}(allreduce_in_group(value, 32, merge), int(step),
-                                                merge);
+      return cluster_exchange<T, B, C>{storage, threads / 32}(allreduce_in_group(value, 32, merge),
+                                                              int(step), merge);
   };
 
   load_context load_ctx{true, cols};
