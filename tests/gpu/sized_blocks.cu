@@ -93,14 +93,21 @@ TEST_CASE("sized blocks: log_softmax fp16") {
   check_softmax_widths<__half, true>(43);
 }
 
-TEST_CASE("sized blocks: log_softmax fp16 on cluster rows") {
+TEST_CASE("sized blocks: softmax and log_softmax on cluster rows") {
   std::mt19937 rng(47);
-  // log-softmax's 131072- and 262144-column rows (4 x 1024 in clusters of 4, 8 x 256 in 16):
-  // 81920 columns fill the first to 5/8 (640 threads a block), 151936 (a vocabulary) the second
-  // to 58 % (160); 65545 off the grid on the first (544).
+  // The 20480-column row of twins alone (4 x 512 in clusters of 2): 18432 and 16392 columns, 16393
+  // off the grid; softmax's 81920-column row of twins alone (8 x 256 in 8): 73728.
+  check_softmax<__half, false>(18432, 0, rng);
+  check_softmax<__half, false>(16393, 1, rng);
+  check_softmax<__half, false>(73728, 0, rng);
+  check_softmax<__nv_bfloat16, false>(20480, 0, rng);
+  check_softmax<__half, true>(16392, 0, rng);
+  // log-softmax's 81920-column row of twins alone (its 131072-column row's: 4 x 1024 in clusters
+  // of 4) at 5/8 (640 threads a block), 65545 off the grid on it (544); its 262144-column row (8 x
+  // 256 in 16) at 151936 columns, a vocabulary (160).
   check_softmax<__half, true>(81920, 0, rng);
-  check_softmax<__half, true>(151936, 0, rng);
   check_softmax<__half, true>(65545, 1, rng);
+  check_softmax<__half, true>(151936, 0, rng);
 }
 
 TEST_CASE("sized blocks: rmsnorm and layernorm on cluster rows") {

@@ -267,11 +267,15 @@ bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store
         if (!launched && p.shape == int(I)) {
           if constexpr (sized_twin<table, I, N>) {
             using sized = typename register_kernel_config<table, I, N, Phased, true>::type;
-            if (p.block_threads < config::block_threads)
+            // A row with its sized twins alone is planned only where the launch sizes it.
+            if constexpr (table[I].only_sized)
+              launch_register<sized>(p, op, load, store, stream, dry_run);
+            else if (p.block_threads < config::block_threads)
               launch_register<sized>(p, op, load, store, stream, dry_run);
             else
               launch_register<config>(p, op, load, store, stream, dry_run);
           } else {
+            static_assert(!table[I].only_sized, "rows with their sized twins alone hold packs");
             launch_register<config>(p, op, load, store, stream, dry_run);
           }
           launched = true;

@@ -80,7 +80,12 @@ inline constexpr int columns_ahead_packs = 2;
 ///    twenty-ninth sessions: 16-bit, softmax 8200 columns 0.76 -> 0.85, layernorm 0.70 -> 0.89,
 ///    rmsnorm 40960 0.83 -> 0.94 in clusters of 4);
 ///  - sized_min_blocks_per_sm: the register cap of the row's sized twins (aligned and phased),
-///    where it differs from theirs (0: the same cap).
+///    where it differs from theirs (0: the same cap);
+///  - only_sized: the row has its sized twins alone, no kernel on the shape's own threads: plans
+///    take it only where the launch sizes its blocks (rows filling at most sized_fill_eighths / 8
+///    of it) and pass it by elsewhere, so its max_cols is at most that fill. For the widths just
+///    past a power of two where a shape of other blocks won on its twin but lost at its own
+///    capacity (bench/NOTES.md, twenty-ninth session).
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -97,6 +102,7 @@ struct register_shape {
   int phased_min_blocks_per_sm = 0;
   bool sized_at_launch = false;
   int sized_min_blocks_per_sm = 0;
+  bool only_sized = false;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
@@ -113,6 +119,14 @@ inline constexpr int sized_fill_eighths = 5;
 constexpr register_shape sized(register_shape row, int min_blocks = 0) {
   row.sized_at_launch = true;
   row.sized_min_blocks_per_sm = min_blocks;
+  return row;
+}
+
+/// `row` with its sized twins alone (register_shape::only_sized), compiled for `min_blocks`
+/// blocks an SM where it is not 0.
+constexpr register_shape sized_twin_only(register_shape row, int min_blocks = 0) {
+  row = sized(row, min_blocks);
+  row.only_sized = true;
   return row;
 }
 
@@ -220,10 +234,19 @@ inline constexpr register_shape softmax_16bit[] = {
     // tile: 0.817 in the same run).
     // No sized twins here (twenty-ninth session, H200 fp16: 16392 / 20480 columns +0.02-0.03 on
     // the first row, 0.02-0.08 lost on the others, where 128-thread blocks drop to three warps).
+    // Sized twins alone (only_sized, twenty-ninth session): log-softmax's 16384-column block row
+    // in clusters of 2 for 16385-20480 columns (16392 0.72 -> 0.79, 18432 0.75 -> 0.87, 20480 0.81
+    // -> 0.91; misaligned 16393 0.70 -> 0.81, 20481 0.79 -> 0.92); as the automatic 32768-column
+    // row it lost there (8 x 256 staged in 2: 32768 1.00 -> 0.98, 24576 0.92 -> 0.89).
+    sized_twin_only({20480, 4, 512, true, 2, true, false, 2}),
     {32768, 4, 256, true, 4, false, false, 1}, // r6 0.997 (4 x 1024 staged persistent: 0.86)
     {65536, 8, 128, true, 8, false, false, 1}, // r6 0.995, r25 0.996-0.998
     // Phased (ptxas -v, sm_90, twenty-sixth session): 127 registers and four blocks an SM, where
     // the aligned kernel has 95 and five; capped, 96 and five, no spill.
+    // Sized twins alone at 65537-81920 columns (twenty-ninth session: 65544 0.62 -> 0.69, 73728
+    // 0.68 -> 0.74, 81920 0.74 -> 0.79; misaligned 65545 0.61 -> 0.70); as the automatic
+    // 131072-column row it lost (131072 0.97 -> 0.88, 98304 0.84 -> 0.74).
+    sized_twin_only({81920, 8, 256, true, 8, false, false, 2}),
     phased_capped({131072, 8, 128, true, 16, false, false, 1}, 5), // r6 0.973, r25 0.975
     {262144, 8, 512, true, 8, true, true, 1}, // r25 0.912-0.922 (4 x 1024 in 8: 0.906-0.911)
 };
@@ -238,6 +261,9 @@ inline constexpr register_shape softmax_16bit[] = {
 /// phased capped, none spills): 512 48 (5) / 53 (4) / 47 (5); 1024 72 (7) / 79 (6) / 72 (7); 2048
 /// 95 (5) / 127 (4) / 95 (5); 4096 46 (5) / 54 (4) / 48 (5); 32768 96 (5) / 127 (4) / 96 (5); 65536
 /// 96 (5) / 127 (4) / 96 (5).
+/// Softmax's 20480-column row of sized twins alone (log-softmax's 16384-column row in clusters of
+/// 2) is log-softmax's too (twenty-ninth session: 16392 0.62 -> 0.80, 20480 0.75 -> 0.90;
+/// misaligned 16393 0.63 -> 0.79).
 inline constexpr auto log_softmax_16bit = replace_rows(
     softmax_16bit, {
                        phased_capped({512, 2, 256, false, 1, false, false, 4}, 5),
@@ -258,6 +284,9 @@ inline constexpr auto log_softmax_16bit = replace_rows(
                        phased_capped({65536, 8, 128, true, 8, false, false, 1}, 5),
                        // Sized (twenty-ninth session, H100 fp16): 65544 0.62 -> 0.73, 81920
                        // 0.73 -> 0.90; misaligned 65545 0.51 -> 0.61.
+                       // Softmax's 81920-column row: its own 131072-column row's twin (the
+                       // same kernel).
+                       sized_twin_only({81920, 4, 1024, true, 4, true, true, 1}),
                        sized({131072, 4, 1024, true, 4, true, true, 1}), // r25 0.924-0.927
                        // Sized: 131080 0.55 -> 0.71, 151936 0.63 -> 0.79, 163840 0.67 -> 0.81;
                        // misaligned 151937 0.55 -> 0.73.
