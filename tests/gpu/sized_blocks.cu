@@ -102,6 +102,10 @@ TEST_CASE("sized blocks: softmax and log_softmax on cluster rows") {
   check_softmax<__half, false>(73728, 0, rng);
   check_softmax<__nv_bfloat16, false>(20480, 0, rng);
   check_softmax<__half, true>(16392, 0, rng);
+  // log-softmax's own row of twins alone at 40960 columns (4 x 512 in clusters of 4): 36864, and
+  // 32777 off the grid.
+  check_softmax<__half, true>(36864, 0, rng);
+  check_softmax<__half, true>(32777, 1, rng);
   // log-softmax's 81920-column row of twins alone (its 131072-column row's: 4 x 1024 in clusters
   // of 4) at 5/8 (640 threads a block), 65545 off the grid on it (544); its 262144-column row (8 x
   // 256 in 16) at 151936 columns, a vocabulary (160).

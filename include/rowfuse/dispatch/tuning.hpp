@@ -196,6 +196,21 @@ join_rows(register_shape const (&narrow)[Narrow], register_shape const (&wide)[W
   return join_rows(std::to_array(narrow), std::to_array(wide));
 }
 
+/// `rows` with `row` inserted before the first row of greater max_cols, for an op that takes
+/// another's table and a row of its own.
+template <std::size_t Size>
+constexpr std::array<register_shape, Size + 1>
+insert_row(std::array<register_shape, Size> const& rows, register_shape const& row) {
+  std::array<register_shape, Size + 1> out{};
+  std::size_t at = 0;
+  while (at < Size && rows[at].max_cols <= row.max_cols)
+    ++at;
+  for (std::size_t i = 0; i < Size; ++i)
+    out[i < at ? i : i + 1] = rows[i];
+  out[at] = row;
+  return out;
+}
+
 // The tables below were measured on an H100 80GB HBM3 on 2026-11-23 with
 // bench/experiments/row_shapes.cu (2^27 elements, inputs uniform in [-4, 4), ratio to a
 // device-to-device copy of the same bytes timed in the same run; rounds 1, 2 and 4 in
@@ -264,34 +279,39 @@ inline constexpr register_shape softmax_16bit[] = {
 /// Softmax's 20480-column row of sized twins alone (log-softmax's 16384-column row in clusters of
 /// 2) is log-softmax's too (twenty-ninth session: 16392 0.62 -> 0.80, 20480 0.75 -> 0.90;
 /// misaligned 16393 0.63 -> 0.79).
-inline constexpr auto log_softmax_16bit = replace_rows(
-    softmax_16bit, {
-                       phased_capped({512, 2, 256, false, 1, false, false, 4}, 5),
-                       phased_capped({1024, 4, 128, false, 1, true, false, 6}, 7),
-                       phased_capped({2048, 8, 128, false, 1, true, false, 2}, 5),
-                       sized(phased_capped({4096, 2, 256, true, 1, false, false, 3}, 5)),
-                       // softmax's, its sized twins capped to the phased kernel's three blocks an
-                       // SM (ptxas -v: the phased twin took 124 registers, two blocks; misaligned
-                       // 4105 and 5121 columns 0.67 / 0.76 -> 0.60 / 0.71 uncapped).
-                       sized({8192, 4, 256, true, 1, true, false, 1}, 3),
-                       // r10 0.998 (softmax's: 0.944); sized: 8200 0.71 -> 0.88, 10240 0.79 ->
-                       // 0.98
-                       sized({16384, 4, 512, true, 1, true, false, 2}),
-                       // r10 0.977 (softmax's: 0.895)
-                       // Not sized (twenty-ninth session, H200: 16392-40960 lost 0.03-0.04 on
-                       // three warps a block).
-                       phased_capped({32768, 8, 128, true, 4, false, false, 4}, 5),
-                       phased_capped({65536, 8, 128, true, 8, false, false, 1}, 5),
-                       // Sized (twenty-ninth session, H100 fp16): 65544 0.62 -> 0.73, 81920
-                       // 0.73 -> 0.90; misaligned 65545 0.51 -> 0.61.
-                       // Softmax's 81920-column row: its own 131072-column row's twin (the
-                       // same kernel).
-                       sized_twin_only({81920, 4, 1024, true, 4, true, true, 1}),
-                       sized({131072, 4, 1024, true, 4, true, true, 1}), // r25 0.924-0.927
-                       // Sized: 131080 0.55 -> 0.71, 151936 0.63 -> 0.79, 163840 0.67 -> 0.81;
-                       // misaligned 151937 0.55 -> 0.73.
-                       sized({262144, 8, 256, true, 16, true, true, 1}), // r25 0.918-0.920
-                   });
+inline constexpr auto log_softmax_16bit = insert_row(
+    replace_rows(softmax_16bit,
+                 {
+                     phased_capped({512, 2, 256, false, 1, false, false, 4}, 5),
+                     phased_capped({1024, 4, 128, false, 1, true, false, 6}, 7),
+                     phased_capped({2048, 8, 128, false, 1, true, false, 2}, 5),
+                     sized(phased_capped({4096, 2, 256, true, 1, false, false, 3}, 5)),
+                     // softmax's, its sized twins capped to the phased kernel's three blocks an
+                     // SM (ptxas -v: the phased twin took 124 registers, two blocks; misaligned
+                     // 4105 and 5121 columns 0.67 / 0.76 -> 0.60 / 0.71 uncapped).
+                     sized({8192, 4, 256, true, 1, true, false, 1}, 3),
+                     // r10 0.998 (softmax's: 0.944); sized: 8200 0.71 -> 0.88, 10240 0.79 ->
+                     // 0.98
+                     sized({16384, 4, 512, true, 1, true, false, 2}),
+                     // r10 0.977 (softmax's: 0.895)
+                     // Not sized (twenty-ninth session, H200: 16392-40960 lost 0.03-0.04 on
+                     // three warps a block).
+                     phased_capped({32768, 8, 128, true, 4, false, false, 4}, 5),
+                     phased_capped({65536, 8, 128, true, 8, false, false, 1}, 5),
+                     // Sized (twenty-ninth session, H100 fp16): 65544 0.62 -> 0.73, 81920
+                     // 0.73 -> 0.90; misaligned 65545 0.51 -> 0.61.
+                     // Softmax's 81920-column row: its own 131072-column row's twin (the
+                     // same kernel).
+                     sized_twin_only({81920, 4, 1024, true, 4, true, true, 1}),
+                     sized({131072, 4, 1024, true, 4, true, true, 1}), // r25 0.924-0.927
+                     // Sized: 131080 0.55 -> 0.71, 151936 0.63 -> 0.79, 163840 0.67 -> 0.81;
+                     // misaligned 151937 0.55 -> 0.73.
+                     sized({262144, 8, 256, true, 16, true, true, 1}), // r25 0.918-0.920
+                 }),
+    // Its own row of sized twins alone at 32769-40960 columns (twenty-ninth session: 32776 0.60 ->
+    // 0.74, 36864 0.66 -> 0.79, 40960 0.72 -> 0.81; misaligned 32777 0.61 -> 0.74, 40961 0.72 ->
+    // 0.82). Softmax ran 0.72 -> 0.74, 0.79, 0.85 -> 0.81 on it, and keeps its 65536-column row.
+    sized_twin_only({40960, 4, 512, true, 4, true, false, 2}));
 
 /// Softmax over 16-bit inputs whose load chain masks and whose store chain drops (attention
 /// probabilities: scale -> causal mask -> softmax -> dropout), packs of 8. Measured with
