@@ -247,21 +247,22 @@ inline constexpr register_shape softmax_16bit[] = {
     // persistent clusters of 512-thread blocks that stage the next row while they reduce this one
     // (round 25, nineteenth session; the row before it, 8 x 256 in 16 staged on one cluster a row
     // tile: 0.817 in the same run).
-    // No sized twins here (twenty-ninth session, H200 fp16: 16392 / 20480 columns +0.02-0.03 on
-    // the first row, 0.02-0.08 lost on the others, where 128-thread blocks drop to three warps).
     // Sized twins alone (only_sized, twenty-ninth session): log-softmax's 16384-column block row
     // in clusters of 2 for 16385-20480 columns (16392 0.72 -> 0.79, 18432 0.75 -> 0.87, 20480 0.81
     // -> 0.91; misaligned 16393 0.70 -> 0.81, 20481 0.79 -> 0.92); as the automatic 32768-column
     // row it lost there (8 x 256 staged in 2: 32768 1.00 -> 0.98, 24576 0.92 -> 0.89).
     sized_twin_only({20480, 4, 512, true, 2, true, false, 2}),
+    // No sized twins on the cluster rows (twenty-ninth session, H200 fp16: 16392 / 20480 columns
+    // +0.02-0.03 on the first, 0.02-0.08 lost on the others, where 128-thread blocks drop to three
+    // warps).
     {32768, 4, 256, true, 4, false, false, 1}, // r6 0.997 (4 x 1024 staged persistent: 0.86)
     {65536, 8, 128, true, 8, false, false, 1}, // r6 0.995, r25 0.996-0.998
-    // Phased (ptxas -v, sm_90, twenty-sixth session): 127 registers and four blocks an SM, where
-    // the aligned kernel has 95 and five; capped, 96 and five, no spill.
     // Sized twins alone at 65537-81920 columns (twenty-ninth session: 65544 0.62 -> 0.69, 73728
     // 0.68 -> 0.74, 81920 0.74 -> 0.79; misaligned 65545 0.61 -> 0.70); as the automatic
     // 131072-column row it lost (131072 0.97 -> 0.88, 98304 0.84 -> 0.74).
     sized_twin_only({81920, 8, 256, true, 8, false, false, 2}),
+    // Phased (ptxas -v, sm_90, twenty-sixth session): 127 registers and four blocks an SM, where
+    // the aligned kernel has 95 and five; capped, 96 and five, no spill.
     phased_capped({131072, 8, 128, true, 16, false, false, 1}, 5), // r6 0.973, r25 0.975
     {262144, 8, 512, true, 8, true, true, 1}, // r25 0.912-0.922 (4 x 1024 in 8: 0.906-0.911)
 };
@@ -298,12 +299,11 @@ inline constexpr auto log_softmax_16bit = insert_row(
                      // three warps a block).
                      phased_capped({32768, 8, 128, true, 4, false, false, 4}, 5),
                      phased_capped({65536, 8, 128, true, 8, false, false, 1}, 5),
-                     // Sized (twenty-ninth session, H100 fp16): 65544 0.62 -> 0.73, 81920
-                     // 0.73 -> 0.90; misaligned 65545 0.51 -> 0.61.
-                     // Softmax's 81920-column row: its own 131072-column row's twin (the
-                     // same kernel).
+                     // Softmax's 81920-column row: the next row's shape, its twins alone
+                     // (twenty-ninth session, H100 fp16: 65544 0.62 -> 0.73, 81920 0.73 ->
+                     // 0.90; misaligned 65545 0.51 -> 0.61).
                      sized_twin_only({81920, 4, 1024, true, 4, true, true, 1}),
-                     sized({131072, 4, 1024, true, 4, true, true, 1}), // r25 0.924-0.927
+                     {131072, 4, 1024, true, 4, true, true, 1}, // r25 0.924-0.927
                      // Sized: 131080 0.55 -> 0.71, 151936 0.63 -> 0.79, 163840 0.67 -> 0.81;
                      // misaligned 151937 0.55 -> 0.73.
                      sized({262144, 8, 256, true, 16, true, true, 1}), // r25 0.918-0.920
