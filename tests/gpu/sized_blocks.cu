@@ -1,9 +1,11 @@
-// Whole-block rows on blocks the launch sizes (tuning::register_shape::sized_at_launch): a 16-bit
-// row that fills at most 5/8 of a sized block or cluster row runs on the fewest whole warps a block
-// that hold it, on the row's twin kernel. softmax, log-softmax, layernorm, rmsnorm and the
-// attention chain at widths just past the tables' rows, aligned and off the grid (phased), against
-// the host reference on every plan a call makes; the automatic plan asserted sized, its blocks the
-// fewest warps.
+// Whole-block rows on blocks the launch sizes (tuning::register_shape::sized_at_launch): a row of
+// packs that fills at most 5/8 of a sized block or cluster row runs on the fewest whole warps a
+// block that hold it, on the row's twin kernel. softmax, log-softmax, layernorm, rmsnorm (16-bit
+// and fp32) and the attention chain at widths just past the tables' rows, aligned and off the grid
+// (phased), against the host reference on every plan a call makes; the automatic plan asserted
+// sized, its blocks the fewest warps.
+#include <span>
+
 #include "norm_support.cuh"
 #include "support.cuh"
 
@@ -53,10 +55,16 @@ template <class T, bool Log> void check_softmax(long cols, long offset, std::mt1
   };
   rf::plan const automatic = call({rf::engine_kind::automatic, 0, true});
   CHECK(automatic.phased == (offset != 0));
-  if (Log)
-    check_sized(automatic, rf::tuning::log_softmax_16bit, cols / 8);
+  long const whole_packs = cols / (16 / long(sizeof(T)));
+  if constexpr (sizeof(T) == 4)
+    check_sized(automatic,
+                Log ? std::span<rf::tuning::register_shape const>(rf::tuning::log_softmax_32bit)
+                    : std::span<rf::tuning::register_shape const>(rf::tuning::softmax_32bit),
+                whole_packs);
+  else if (Log)
+    check_sized(automatic, rf::tuning::log_softmax_16bit, whole_packs);
   else
-    check_sized(automatic, rf::tuning::softmax_16bit, cols / 8);
+    check_sized(automatic, rf::tuning::softmax_16bit, whole_packs);
   test::for_each_plan([&](rf::launch_options options) {
     if (options.dry_run)
       return call(options);
@@ -112,6 +120,42 @@ TEST_CASE("sized blocks: softmax and log_softmax on cluster rows") {
   check_softmax<__half, true>(81920, 0, rng);
   check_softmax<__half, true>(65545, 1, rng);
   check_softmax<__half, true>(151936, 0, rng);
+}
+
+TEST_CASE("sized blocks: fp32") {
+  std::mt19937 rng(49);
+  // softmax's 16384-column block row (8 x 512) at 8200 columns (288 threads), 4105 off the grid on
+  // its 8192-column row; log-softmax's own 131072-column cluster row (8 x 256 in clusters of 16)
+  // at 81920 (160 threads a block).
+  check_softmax<float, false>(8200, 0, rng);
+  check_softmax<float, false>(4105, 1, rng);
+  check_softmax<float, true>(81920, 0, rng);
+  auto const gamma_beta = [](auto const* g, auto const* b) { return rf::affine(g, b); };
+  auto const gamma_only = [](auto const* g, auto const*) { return rf::affine(g); };
+  // rmsnorm's 65536-column cluster row (8 x 256 in 8) at 40960 columns; layernorm's 8192-column
+  // block row (4 x 512) at 4104 and off the grid at 4105 (ld odd).
+  for (norm_test::layout const l :
+       {norm_test::layout{40960, 0}, norm_test::layout{4104, 0}, norm_test::layout{4108, 3}}) {
+    long const cols = l.offset == 0 ? l.ld : 4105;
+    long const rows = rows_for(cols);
+    CAPTURE(cols);
+    CAPTURE(l.offset);
+    norm_test::shape_buffers<float, float, float, float> b(rows, cols, l, rng);
+    rf::launch_options const dry{rf::engine_kind::automatic, 0, true};
+    auto const load = rf::load(static_cast<float const*>(b.x.d(l.offset)), rows, cols, l.ld);
+    auto const store = rf::store(b.y.d(l.offset), l.ld);
+    auto const gamma = static_cast<float const*>(b.gamma.d(l.offset));
+    auto const beta = static_cast<float const*>(b.beta.d(l.offset));
+    if (cols == 40960) {
+      check_sized(rf::rmsnorm(load, store, rf::affine(gamma), 1e-6f, nullptr, nullptr, dry),
+                  rf::tuning::rmsnorm_32bit, cols / 4);
+      norm_test::check_shape<norm_test::rmsnorm_op>(b, gamma_only);
+    } else {
+      check_sized(rf::layernorm(load, store, rf::affine(gamma, beta), 1e-5f, nullptr, {}, dry),
+                  rf::tuning::layernorm_32bit, cols / 4);
+      norm_test::check_shape<norm_test::layernorm_op>(b, gamma_beta);
+    }
+  }
 }
 
 TEST_CASE("sized blocks: rmsnorm and layernorm on cluster rows") {

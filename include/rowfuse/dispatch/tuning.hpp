@@ -570,12 +570,17 @@ inline constexpr register_shape softmax_32bit[] = {
     // 1.008. Its phased kernel capped to five blocks an SM (ptxas -v, twenty-sixth session: 48
     // registers aligned, 56 phased (four blocks), 46 capped, no spill; log-softmax's 51 / 55 / 48).
     phased_capped({512, 4, 256, false, 1, true, false, 1}, 5),
-    {1024, 2, 128, true, 1, false, false, 1},  // 0.923
-    {2048, 2, 256, true, 1, false, false, 1},  // 1.017
-    {4096, 4, 256, true, 1, false, false, 1},  // 1.007
-    {8192, 4, 512, true, 1, false, false, 1},  // 1.012
-    {16384, 8, 512, true, 1, false, false, 1}, // 0.977 (r4: 16 x 256 1.005, 167 registers)
-    {32768, 8, 256, true, 4, false, false, 1}, // r6 1.004 (8 x 1024 staged: 0.882)
+    {1024, 2, 128, true, 1, false, false, 1}, // 0.923
+    // Block rows sized from 2048 columns (twenty-ninth session, H100; softmax / log-softmax, which
+    // takes these rows but at 8192): 1032 0.94 -> 0.97 / 0.82 -> 0.94, 4104 0.82 -> 1.00 / 0.79 ->
+    // 0.96, 8200 0.67 -> 0.98 / 0.62, 10240 0.76 -> 1.00 / 0.71 -> 0.78; misaligned 1033 0.73 ->
+    // 0.93 / 0.72 -> 0.88, 4105 0.77 -> 1.00 / 0.75 -> 0.96. The cluster rows' twins lost for
+    // softmax (16392 0.98 -> 0.95, 32776 0.95 -> 0.91, 65544 0.86 -> 0.82).
+    sized({2048, 2, 256, true, 1, false, false, 1}),  // 1.017
+    sized({4096, 4, 256, true, 1, false, false, 1}),  // 1.007
+    sized({8192, 4, 512, true, 1, false, false, 1}),  // 1.012
+    sized({16384, 8, 512, true, 1, false, false, 1}), // 0.977 (r4: 16 x 256 1.005, 167 registers)
+    {32768, 8, 256, true, 4, false, false, 1},        // r6 1.004 (8 x 1024 staged: 0.882)
     // The next three rows' phased kernels capped to the aligned ones' blocks an SM (ptxas -v,
     // sm_90, twenty-seventh session: aligned 63 registers, phased 66 (log-softmax's at 65536: 64 /
     // 72), which leave three blocks an SM where the aligned kernels hold four (at 262144 one where
@@ -611,22 +616,30 @@ inline constexpr auto attention_32bit = replace_rows(
 /// registers on softmax's row (one block an SM, r10 0.664) and 64 under a cap of two, unspilled.
 /// Its phased kernel at 8192 columns capped to two blocks an SM (ptxas -v, sm_90, twenty-sixth
 /// session: the aligned kernel 60 registers, two blocks; phased 72, one; capped 64, two, no spill).
-inline constexpr auto log_softmax_32bit =
-    replace_rows(softmax_32bit, {phased_capped({8192, 4, 512, true, 1, false, false, 1}, 2),
-                                 {262144, 8, 512, true, 16, false, false, 2}}); // r10 0.966
+inline constexpr auto log_softmax_32bit = replace_rows(
+    softmax_32bit, {sized(phased_capped({8192, 4, 512, true, 1, false, false, 1}, 2)),
+                    // Sized for log-softmax alone (twenty-ninth session: 65544 0.68 -> 0.76,
+                    // 81920 0.79 -> 0.89; softmax lost 0.03-0.04 on the same twin).
+                    sized(phased_capped({131072, 8, 256, true, 16, false, false, 1}, 4)),
+                    {262144, 8, 512, true, 16, false, false, 2}}); // r10 0.966
 
 /// RMSNorm over fp32 inputs.
 inline constexpr register_shape rmsnorm_32bit[] = {
-    {256, 2, 256, false, 1, false, false, 4},    // r4 1.005-1.010
-    {512, 4, 128, false, 1, false, false, 1},    // r4 1.016
-    {1024, 2, 128, true, 1, false, false, 1},    // rowfuse-bench 1.01 (r4: 0.93-0.95)
-    {2048, 2, 256, true, 1, false, false, 3},    // r4 1.015
-    {4096, 4, 256, true, 1, false, false, 1},    // r4 1.009
-    {8192, 4, 512, true, 1, false, false, 2},    // r4 1.010 (one block an SM: < 0.97)
-    {16384, 4, 1024, true, 1, false, false, 1},  // r4 1.008 (8 x 512: 0.80 in the bench)
-    {32768, 8, 256, true, 4, false, false, 2},   // r6 1.011 (8 x 1024: 0.952)
-    {65536, 8, 256, true, 8, false, false, 2},   // r6 1.005 (0.63-0.87 before cluster_exchange)
-    {131072, 8, 256, true, 16, false, false, 2}, // r6 0.962
+    {256, 2, 256, false, 1, false, false, 4}, // r4 1.005-1.010
+    {512, 4, 128, false, 1, false, false, 1}, // r4 1.016
+    {1024, 2, 128, true, 1, false, false, 1}, // rowfuse-bench 1.01 (r4: 0.93-0.95)
+    // Sized where it won (twenty-ninth session, H100): 1032 0.92 -> 1.00, 4104 0.96 -> 1.01,
+    // 16392 0.82 -> 0.93, 20480 0.88 -> 0.99, 32776 0.76 -> 0.89, 40960 0.87 -> 0.97, 65544 0.71
+    // -> 0.83, 81920 0.80 -> 0.93; misaligned 16393-65545 +0.12-0.15. Not the 4096-column row (no
+    // change) nor the 16384 (8200 0.85 -> 0.82, 10240 0.93 -> 0.89; misaligned 8201 0.79 -> 1.00).
+    sized({2048, 2, 256, true, 1, false, false, 3}),  // r4 1.015
+    {4096, 4, 256, true, 1, false, false, 1},         // r4 1.009
+    sized({8192, 4, 512, true, 1, false, false, 2}),  // r4 1.010 (one block an SM: < 0.97)
+    {16384, 4, 1024, true, 1, false, false, 1},       // r4 1.008 (8 x 512: 0.80 in the bench)
+    sized({32768, 8, 256, true, 4, false, false, 2}), // r6 1.011 (8 x 1024: 0.952)
+    sized(
+        {65536, 8, 256, true, 8, false, false, 2}), // r6 1.005 (0.63-0.87 before cluster_exchange)
+    sized({131072, 8, 256, true, 16, false, false, 2}), // r6 0.962
     // gamma in shared memory, so that a cap of two blocks does not spill (r15, fifteenth session:
     // 0.951; the same shape with gamma in registers: 0.817, 56 bytes spilled; r6's uncapped row:
     // 0.849, one block an SM)
@@ -635,15 +648,20 @@ inline constexpr register_shape rmsnorm_32bit[] = {
 
 /// LayerNorm's fp32 rows past 512 columns, the op alone and under a chain.
 inline constexpr register_shape layernorm_32bit_past_512[] = {
-    {1024, 2, 128, true, 1, false, false, 1},    // rowfuse-bench 1.01 (r4: 0.94-0.97)
-    {2048, 2, 256, true, 1, false, true, 1},     // r4 0.965
-    {4096, 4, 256, true, 1, true, false, 3},     // r4 1.016 (direct: 0.93 in the bench)
-    {8192, 4, 512, true, 1, false, false, 2},    // r4 0.998 (one block an SM: 0.78 in the bench)
-    {16384, 8, 512, true, 1, false, false, 1},   // r4 0.984
-    {32768, 8, 256, true, 4, false, false, 2},   // r6 0.973 (8 x 1024 staged: 0.863)
-    {65536, 8, 256, true, 8, false, false, 2},   // r6 0.930 (0.61 before cluster_exchange)
-    {131072, 8, 256, true, 16, false, false, 2}, // r6 0.805
-    {262144, 8, 512, true, 16, true, false, 1},  // r6 0.663 (16 x 256: 0.648)
+    {1024, 2, 128, true, 1, false, false, 1}, // rowfuse-bench 1.01 (r4: 0.94-0.97)
+    {2048, 2, 256, true, 1, false, true, 1},  // r4 0.965
+    // Sized from 4096 columns to 65536 (twenty-ninth session, H100): 2056 0.80 -> 0.86, 2560 0.90
+    // -> 0.96, 4104 0.80 -> 0.93, 5120 0.91 -> 0.97, 16392 0.68 -> 0.73, 20480 0.78 -> 0.82, 32776
+    // 0.63 -> 0.67; misaligned 2057 0.84 -> 0.92, 4105 0.77 -> 0.93, 8201 0.69 -> 0.90. Not the
+    // 131072-column row layernorm_32bit puts in its place (65544 0.76 -> 0.55).
+    sized({4096, 4, 256, true, 1, true, false, 3}), // r4 1.016 (direct: 0.93 in the bench)
+    sized(
+        {8192, 4, 512, true, 1, false, false, 2}), // r4 0.998 (one block an SM: 0.78 in the bench)
+    sized({16384, 8, 512, true, 1, false, false, 1}), // r4 0.984
+    sized({32768, 8, 256, true, 4, false, false, 2}), // r6 0.973 (8 x 1024 staged: 0.863)
+    sized({65536, 8, 256, true, 8, false, false, 2}), // r6 0.930 (0.61 before cluster_exchange)
+    {131072, 8, 256, true, 16, false, false, 2},      // r6 0.805
+    {262144, 8, 512, true, 16, true, false, 1},       // r6 0.663 (16 x 256: 0.648)
 };
 
 /// LayerNorm over fp32 inputs, the op alone (chains take layernorm_chain_32bit). At 131072 and
