@@ -89,6 +89,48 @@ template <class T, bool Log> void check_softmax_widths(unsigned seed) {
   check_softmax<T, Log>(8201, 1, rng);
 }
 
+/// The norms' tables for inputs of T.
+template <class T> std::span<rf::tuning::register_shape const> layernorm_table() {
+  if constexpr (sizeof(T) == 4)
+    return rf::tuning::layernorm_32bit;
+  else
+    return rf::tuning::layernorm_16bit;
+}
+template <class T> std::span<rf::tuning::register_shape const> rmsnorm_table() {
+  if constexpr (sizeof(T) == 4)
+    return rf::tuning::rmsnorm_32bit;
+  else
+    return rf::tuning::rmsnorm_16bit;
+}
+
+/// Layernorm (gamma and beta) and / or rmsnorm (gamma) over a [rows, cols] view placed as `l`
+/// says: the automatic plan asserted sized, every plan a call makes against the host reference.
+template <class T>
+void check_norms(norm_test::layout l, long cols, bool layernorm, bool rmsnorm, std::mt19937& rng) {
+  long const rows = rows_for(cols);
+  CAPTURE(cols);
+  CAPTURE(l.offset);
+  norm_test::shape_buffers<T, T, T, T> b(rows, cols, l, rng);
+  rf::launch_options const dry{rf::engine_kind::automatic, 0, true};
+  auto const load = rf::load(static_cast<T const*>(b.x.d(l.offset)), rows, cols, l.ld);
+  auto const store = rf::store(b.y.d(l.offset), l.ld);
+  auto const gamma = static_cast<T const*>(b.gamma.d(l.offset));
+  auto const beta = static_cast<T const*>(b.beta.d(l.offset));
+  long const whole_packs = cols / (16 / long(sizeof(T)));
+  if (layernorm) {
+    check_sized(rf::layernorm(load, store, rf::affine(gamma, beta), 1e-5f, nullptr, {}, dry),
+                layernorm_table<T>(), whole_packs);
+    norm_test::check_shape<norm_test::layernorm_op>(
+        b, [](auto const* g, auto const* be) { return rf::affine(g, be); });
+  }
+  if (rmsnorm) {
+    check_sized(rf::rmsnorm(load, store, rf::affine(gamma), 1e-6f, nullptr, nullptr, dry),
+                rmsnorm_table<T>(), whole_packs);
+    norm_test::check_shape<norm_test::rmsnorm_op>(
+        b, [](auto const* g, auto const*) { return rf::affine(g); });
+  }
+}
+
 } // namespace
 
 TEST_CASE("sized blocks: softmax fp16") {
@@ -130,89 +172,30 @@ TEST_CASE("sized blocks: fp32") {
   check_softmax<float, false>(8200, 0, rng);
   check_softmax<float, false>(4105, 1, rng);
   check_softmax<float, true>(81920, 0, rng);
-  auto const gamma_beta = [](auto const* g, auto const* b) { return rf::affine(g, b); };
-  auto const gamma_only = [](auto const* g, auto const*) { return rf::affine(g); };
   // rmsnorm's 65536-column cluster row (8 x 256 in 8) at 40960 columns; layernorm's 8192-column
   // block row (4 x 512) at 4104 and off the grid at 4105 (ld odd).
-  for (norm_test::layout const l :
-       {norm_test::layout{40960, 0}, norm_test::layout{4104, 0}, norm_test::layout{4108, 3}}) {
-    long const cols = l.offset == 0 ? l.ld : 4105;
-    long const rows = rows_for(cols);
-    CAPTURE(cols);
-    CAPTURE(l.offset);
-    norm_test::shape_buffers<float, float, float, float> b(rows, cols, l, rng);
-    rf::launch_options const dry{rf::engine_kind::automatic, 0, true};
-    auto const load = rf::load(static_cast<float const*>(b.x.d(l.offset)), rows, cols, l.ld);
-    auto const store = rf::store(b.y.d(l.offset), l.ld);
-    auto const gamma = static_cast<float const*>(b.gamma.d(l.offset));
-    auto const beta = static_cast<float const*>(b.beta.d(l.offset));
-    if (cols == 40960) {
-      check_sized(rf::rmsnorm(load, store, rf::affine(gamma), 1e-6f, nullptr, nullptr, dry),
-                  rf::tuning::rmsnorm_32bit, cols / 4);
-      norm_test::check_shape<norm_test::rmsnorm_op>(b, gamma_only);
-    } else {
-      check_sized(rf::layernorm(load, store, rf::affine(gamma, beta), 1e-5f, nullptr, {}, dry),
-                  rf::tuning::layernorm_32bit, cols / 4);
-      norm_test::check_shape<norm_test::layernorm_op>(b, gamma_beta);
-    }
-  }
+  check_norms<float>({40960, 0}, 40960, false, true, rng);
+  check_norms<float>({4104, 0}, 4104, true, false, rng);
+  check_norms<float>({4108, 3}, 4105, true, false, rng);
 }
 
 TEST_CASE("sized blocks: rmsnorm and layernorm on cluster rows") {
   std::mt19937 rng(48);
-  auto const gamma_beta = [](auto const* g, auto const* b) { return rf::affine(g, b); };
-  auto const gamma_only = [](auto const* g, auto const*) { return rf::affine(g); };
   // 40960 columns fill rmsnorm's 65536-column row (8 x 256 in clusters of 4) to 5/8 (160 threads
   // a block), aligned and off the grid (phased, ld odd); 151936 its 262144-column row (8 x 256 in
   // 16) to 58 % (160), and layernorm's held 262144-column row (8 x 256 in 16) alike.
-  for (norm_test::layout const l :
-       {norm_test::layout{40960, 0}, norm_test::layout{40963, 3}, norm_test::layout{151936, 0}}) {
-    long const cols = l.offset == 0 ? l.ld : 40960;
-    long const rows = rows_for(cols);
-    CAPTURE(cols);
-    CAPTURE(l.offset);
-    norm_test::shape_buffers<__half, __half, __half, __half> b(rows, cols, l, rng);
-    rf::launch_options const dry{rf::engine_kind::automatic, 0, true};
-    auto const load = rf::load(static_cast<__half const*>(b.x.d(l.offset)), rows, cols, l.ld);
-    auto const store = rf::store(b.y.d(l.offset), l.ld);
-    auto const gamma = static_cast<__half const*>(b.gamma.d(l.offset));
-    auto const beta = static_cast<__half const*>(b.beta.d(l.offset));
-    check_sized(rf::rmsnorm(load, store, rf::affine(gamma), 1e-6f, nullptr, nullptr, dry),
-                rf::tuning::rmsnorm_16bit, cols / 8);
-    norm_test::check_shape<norm_test::rmsnorm_op>(b, gamma_only);
-    if (cols == 151936) {
-      check_sized(rf::layernorm(load, store, rf::affine(gamma, beta), 1e-5f, nullptr, {}, dry),
-                  rf::tuning::layernorm_16bit, cols / 8);
-      norm_test::check_shape<norm_test::layernorm_op>(b, gamma_beta);
-    }
-  }
+  check_norms<__half>({40960, 0}, 40960, false, true, rng);
+  check_norms<__half>({40963, 3}, 40960, false, true, rng);
+  check_norms<__half>({151936, 0}, 151936, true, true, rng);
 }
 
 TEST_CASE("sized blocks: layernorm and rmsnorm, gamma and beta on the block's lanes") {
   std::mt19937 rng(44);
-  auto const gamma_beta = [](auto const* g, auto const* b) { return rf::affine(g, b); };
-  auto const gamma_only = [](auto const* g, auto const*) { return rf::affine(g); };
   // 5120 and 8200: layernorm's and rmsnorm's 8192- and 16384-column rows at 5/8 and a half;
   // 10240 off the grid (phased, ld odd).
-  for (norm_test::layout const l :
-       {norm_test::layout{5120, 0}, norm_test::layout{8200, 0}, norm_test::layout{10243, 3}}) {
-    long const cols = l.offset == 0 ? l.ld : 10240;
-    long const rows = rows_for(cols);
-    CAPTURE(cols);
-    CAPTURE(l.offset);
-    norm_test::shape_buffers<__half, __half, __half, __half> b(rows, cols, l, rng);
-    rf::launch_options const dry{rf::engine_kind::automatic, 0, true};
-    auto const load = rf::load(static_cast<__half const*>(b.x.d(l.offset)), rows, cols, l.ld);
-    auto const store = rf::store(b.y.d(l.offset), l.ld);
-    auto const gamma = static_cast<__half const*>(b.gamma.d(l.offset));
-    auto const beta = static_cast<__half const*>(b.beta.d(l.offset));
-    check_sized(rf::layernorm(load, store, rf::affine(gamma, beta), 1e-5f, nullptr, {}, dry),
-                rf::tuning::layernorm_16bit, cols / 8);
-    check_sized(rf::rmsnorm(load, store, rf::affine(gamma), 1e-6f, nullptr, nullptr, dry),
-                rf::tuning::rmsnorm_16bit, cols / 8);
-    norm_test::check_shape<norm_test::layernorm_op>(b, gamma_beta);
-    norm_test::check_shape<norm_test::rmsnorm_op>(b, gamma_only);
-  }
+  check_norms<__half>({5120, 0}, 5120, true, true, rng);
+  check_norms<__half>({8200, 0}, 8200, true, true, rng);
+  check_norms<__half>({10243, 3}, 10240, true, true, rng);
 }
 
 TEST_CASE("sized blocks: the attention chain, its dropout mask identical on every plan") {
