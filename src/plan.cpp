@@ -89,11 +89,12 @@ engine_kind engine_of(tuning::register_shape const& s) {
 /// sized_twin); the shape's otherwise.
 int launch_block_threads(tuning::register_shape const& s, index_t cols, int pack) {
   index_t const packs = ceil_div(cols, pack);
-  index_t const packs_a_thread_row = index_t(s.packs) * s.cluster_blocks;
+  // The packs one thread index holds over the row's blocks (one, or a cluster's).
+  index_t const packs_over_blocks = index_t(s.packs) * s.cluster_blocks;
   if (!s.sized_at_launch || pack == 1 ||
-      8 * packs > tuning::sized_fill_eighths * packs_a_thread_row * s.block_threads)
+      8 * packs > tuning::sized_fill_eighths * packs_over_blocks * s.block_threads)
     return s.block_threads;
-  return int(ceil_div(ceil_div(packs, packs_a_thread_row), 32) * 32);
+  return int(ceil_div(ceil_div(packs, packs_over_blocks), 32) * 32);
 }
 
 /// Whether a plan can take shape `s` for `cols` in packs of `pack`: a row with its sized twins
