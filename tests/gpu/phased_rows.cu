@@ -6,6 +6,7 @@
 // few columns to cluster rows, and the elements around each row (its ld padding, the buffer
 // before it) left as they were.
 #include "norm_support.cuh"
+#include "softmax_case.cuh"
 #include "support.cuh"
 
 namespace {
@@ -28,20 +29,7 @@ template <class T, bool Log> void check_op(long cols, layout l, std::mt19937& rn
   CAPTURE(rows);
   CAPTURE(ld);
   CAPTURE(l.offset);
-  std::size_t const size = std::size_t(l.offset + rows * ld + 8);
-  test::mirrored<T> x(size), y(size), y_ref(size);
-  test::fill_uniform(x.host, rng);
-  x.upload();
-  auto const exact = Log ? rf::reference::log_softmax(rf::load(x.h(l.offset), rows, cols, ld),
-                                                      rf::store(y_ref.h(l.offset), ld))
-                         : rf::reference::softmax(rf::load(x.h(l.offset), rows, cols, ld),
-                                                  rf::store(y_ref.h(l.offset), ld));
-  auto const load = rf::load(static_cast<T const*>(x.d(l.offset)), rows, cols, ld);
-  auto const store = rf::store(y.d(l.offset), ld);
-  auto const call = [&](rf::launch_options options) {
-    return Log ? rf::log_softmax(load, store, nullptr, options)
-               : rf::softmax(load, store, nullptr, options);
-  };
+  test::softmax_case<T, Log> call(rows, cols, ld, l.offset, rng);
   std::vector<test::planned> const plans = test::plans_for(call);
   int const wide = rf::detail::widest_pack<T>;
   bool const aligned = cols % wide == 0 && l.offset % wide == 0 && l.ld_extra % wide == 0;
@@ -55,16 +43,9 @@ template <class T, bool Log> void check_op(long cols, layout l, std::mt19937& rn
   if (aligned)
     CHECK(!automatic.phased);
   for (test::planned const& each : plans) {
-    test::poison(y.host);
-    y.upload();
-    rf::plan const p = call(each.options);
-    test::sync_and_check();
+    rf::plan const p = call.run_and_check(each.options);
     test::check_as_planned(p, each);
     CHECK(p.phased == each.plan.phased);
-    INFO(rf::explain(p));
-    std::vector<typename test::mirrored<T>::stored> const got = y.download();
-    CHECK_MATCHES(test::compare(got, exact, rows, cols, ld, l.offset, Log ? 8e-6 : 0.0));
-    CHECK(-1 == test::written_outside(got, rows, cols, ld, l.offset));
   }
 }
 

@@ -7,6 +7,7 @@
 #include <span>
 
 #include "norm_support.cuh"
+#include "softmax_case.cuh"
 #include "support.cuh"
 
 namespace {
@@ -36,23 +37,10 @@ template <class Table> void check_sized(rf::plan const& p, Table const& table, l
 }
 
 template <class T, bool Log> void check_softmax(long cols, long offset, std::mt19937& rng) {
-  long const rows = rows_for(cols), ld = cols + (offset == 0 ? 0 : 3);
+  long const ld = cols + (offset == 0 ? 0 : 3);
   CAPTURE(cols);
   CAPTURE(offset);
-  std::size_t const size = std::size_t(offset + rows * ld + 8);
-  test::mirrored<T> x(size), y(size), y_ref(size);
-  test::fill_uniform(x.host, rng);
-  x.upload();
-  auto const exact = Log ? rf::reference::log_softmax(rf::load(x.h(offset), rows, cols, ld),
-                                                      rf::store(y_ref.h(offset), ld))
-                         : rf::reference::softmax(rf::load(x.h(offset), rows, cols, ld),
-                                                  rf::store(y_ref.h(offset), ld));
-  auto const load = rf::load(static_cast<T const*>(x.d(offset)), rows, cols, ld);
-  auto const store = rf::store(y.d(offset), ld);
-  auto const call = [&](rf::launch_options options) {
-    return Log ? rf::log_softmax(load, store, nullptr, options)
-               : rf::softmax(load, store, nullptr, options);
-  };
+  test::softmax_case<T, Log> call(rows_for(cols), cols, ld, offset, rng);
   rf::plan const automatic = call({rf::engine_kind::automatic, 0, true});
   CHECK(automatic.phased == (offset != 0));
   long const whole_packs = cols / (16 / long(sizeof(T)));
@@ -66,17 +54,7 @@ template <class T, bool Log> void check_softmax(long cols, long offset, std::mt1
   else
     check_sized(automatic, rf::tuning::softmax_16bit, whole_packs);
   test::for_each_plan([&](rf::launch_options options) {
-    if (options.dry_run)
-      return call(options);
-    test::poison(y.host);
-    y.upload();
-    rf::plan const p = call(options);
-    test::sync_and_check();
-    INFO(rf::explain(p));
-    std::vector<typename test::mirrored<T>::stored> const got = y.download();
-    CHECK_MATCHES(test::compare(got, exact, rows, cols, ld, offset, Log ? 8e-6 : 0.0));
-    CHECK(-1 == test::written_outside(got, rows, cols, ld, offset));
-    return p;
+    return options.dry_run ? call(options) : call.run_and_check(options);
   });
 }
 
