@@ -376,6 +376,9 @@ plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engin
     return refuse(p, op, ": phased rows of packs of ", pack, " need a register shape that holds ",
                   "its row in registers and spans at least ", 2 * pack - 2,
                   " lanes for cols = ", cols);
+  if (!compiled.empty() && !compiled[std::size_t(p.shape)])
+    return refuse(p, op, ": the register shape for cols = ", cols,
+                  " has no phased kernel in this call");
   p.phased = true;
   return p;
 }

@@ -37,8 +37,9 @@ void fill_view(std::vector<T>& v, long rows, long cols, long ld, long offset, st
       v[std::size_t(offset + i * ld + j)] = rf::detail::narrow<T>(dist(rng));
 }
 
+/// Checks one call under every plan; returns the automatic plan.
 template <bool centered, class In, class Grad, class Out, class G>
-void check_case(affine_kind kind, long cols, layout l, std::mt19937& rng, long rows) {
+rf::plan check_case(affine_kind kind, long cols, layout l, std::mt19937& rng, long rows) {
   CAPTURE(centered);
   CAPTURE(int(kind));
   CAPTURE(cols);
@@ -147,7 +148,7 @@ void check_case(affine_kind kind, long cols, layout l, std::mt19937& rng, long r
     return p;
   };
   test::for_each_plan(launch);
-  launch(rf::launch_options{}); // a second run of the automatic plan
+  return launch(rf::launch_options{}); // a second run of the automatic plan
 }
 
 /// Every width in two layouts; the affine variant rotates with the width and layout (rmsnorm has
@@ -196,6 +197,33 @@ void check_many_rows(unsigned seed) {
 TEST_CASE("layernorm_backward and rmsnorm_backward, chunks of 32 to 256 rows, the last cut short") {
   check_many_rows<true, __half, __half, __half, __half>(205);
   check_many_rows<false, float, float, float, float>(206);
+}
+/// Every view one element off the 16-byte grid and ld = cols + 1, so that each row starts at
+/// another phase: the automatic plan runs phased rows (engine/phased_row.cuh) on block rows and
+/// on cluster rows, fp32 at every width here, 16-bit but on the cluster rows to 32768 columns
+/// (tuning::gradient_16bit: single elements there), its dgamma and dbeta the bits of single
+/// elements and of every other plan (check_case).
+TEST_CASE("layernorm_backward and rmsnorm_backward off the 16-byte grid run phased rows") {
+  std::mt19937 rng(207);
+  struct width {
+    long cols;
+    bool phased_16bit;
+  };
+  width const widths[] = {{1000, true},   {3000, true},  {8191, false},
+                          {16383, false}, {50257, true}, {100003, true}};
+  width const small_widths[] = {{1000, true}, {8191, false}};
+  for (width const w :
+       test::small_mode() ? std::span<width const>(small_widths) : std::span<width const>(widths)) {
+    layout const off_grid{w.cols + 1, 1};
+    rf::plan const half = check_case<true, __half, __half, __half, __half>(
+        affine_kind::gamma_beta, w.cols, off_grid, rng, rows_for(w.cols));
+    CHECK(half.phased == w.phased_16bit);
+    CHECK(half.pack == (w.phased_16bit ? 8 : 1));
+    rf::plan const single = check_case<false, float, float, float, float>(
+        affine_kind::gamma, w.cols, off_grid, rng, rows_for(w.cols));
+    CHECK(single.phased);
+    CHECK(single.pack == 4);
+  }
 }
 TEST_CASE("layernorm_backward fp32, every width and engine, dgamma/dbeta bit-identical") {
   check_all<true, float, float, float, float>(201);

@@ -110,10 +110,10 @@ TEST_CASE("every table lists one engine's rows in order of width, each able to h
           CHECK((s.row_warps & (s.row_warps - 1)) == 0);
           if (s.row_warps > 0)
             CHECK(s.block_threads % (32 * s.row_warps) == 0);
-          // A phased kernel's own cap only raises the row's (the phased kernel takes more
-          // registers than the aligned one, never fewer blocks by design).
+          // A phased kernel's own cap differs from the row's where it is given: more blocks
+          // where its extra registers cost one, fewer where the aligned cap would make it spill.
           CHECK((s.phased_min_blocks_per_sm == 0 ||
-                 s.phased_min_blocks_per_sm > s.min_blocks_per_sm));
+                 s.phased_min_blocks_per_sm != s.min_blocks_per_sm));
           previous = s.max_cols;
         }
       }
@@ -633,4 +633,41 @@ TEST_CASE("rows with their sized twins alone: planned only where the launch size
   CHECK(phased.phased);
   CHECK(only_sized(phased));
   CHECK(phased.block_threads == 288);
+}
+
+TEST_CASE("the norms' backward off the grid: phased rows but the 16-bit cluster rows to 32768") {
+  rf::device_info const h100 = test::described_device();
+  auto const norm_16 = rf::detail::register_shapes(2, 8, shape_family::norm_gradient);
+  auto const norm_32 = rf::detail::register_shapes(4, 4, shape_family::norm_gradient);
+  // Which rows have phased kernels, as the launch marks them (has_phased_kernel).
+  auto const compiled = [](auto const& shapes) {
+    std::vector<char> marks;
+    for (auto const& s : shapes)
+      marks.push_back(s.has_phased_kernel);
+    return marks;
+  };
+  auto const marks_16 = compiled(norm_16), marks_32 = compiled(norm_32);
+  for (auto const& s : norm_16) {
+    CAPTURE(s.max_cols);
+    CHECK(s.has_phased_kernel == (s.cluster_blocks == 1 || s.max_cols > 32768));
+  }
+  for (auto const& s : norm_32)
+    CHECK(s.has_phased_kernel);
+  auto const phased = [&](auto const& shapes, auto const& marks, int pack, rf::index_t cols) {
+    std::span<bool const> const rows(reinterpret_cast<bool const*>(marks.data()), marks.size());
+    return rf::detail::try_phased_plan("layernorm_backward", 4096, cols, pack,
+                                       rf::engine_kind::automatic, h100, shapes, rows);
+  };
+  for (rf::index_t cols : {1000, 3000, 4097, 50257, 100003}) {
+    CAPTURE(cols);
+    CHECK(phased(norm_16, marks_16, 8, cols).phased);
+    CHECK(phased(norm_32, marks_32, 4, cols).phased);
+  }
+  for (rf::index_t cols : {4200, 8191, 16383, 32767}) {
+    CAPTURE(cols);
+    rf::plan const p = phased(norm_16, marks_16, 8, cols);
+    CHECK(!p.phased);
+    CHECK(!p.refused.empty());
+    CHECK(phased(norm_32, marks_32, 4, cols).phased);
+  }
 }

@@ -114,11 +114,18 @@ template <auto const& Table, std::size_t I, int N, cols_range Range> constexpr b
   return Range.max >= lowest && Range.min <= highest;
 }
 
-/// Which rows of Table a call bounded by Range instantiates kernels for (admitted).
-template <auto const& Table, int N, cols_range Range> constexpr auto admitted_rows() {
+/// Whether row I has a kernel for phased rows (`Phased`) or aligned ones (every row).
+template <auto const& Table, std::size_t I, int N, cols_range Range, bool Phased>
+constexpr bool compiled_row() {
+  return admitted<Table, I, N, Range>() && (!Phased || Table[I].has_phased_kernel);
+}
+
+/// Which rows of Table a call bounded by Range instantiates kernels for, phased or aligned.
+template <auto const& Table, int N, cols_range Range, bool Phased = false>
+constexpr auto admitted_rows() {
   std::array<bool, std::size(Table)> rows{};
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    ((rows[I] = admitted<Table, I, N, Range>()), ...);
+    ((rows[I] = compiled_row<Table, I, N, Range, Phased>()), ...);
   }
   (std::make_index_sequence<std::size(Table)>{});
   return rows;
@@ -198,7 +205,9 @@ void launch_register(plan& p, Op const& op, Load const& load, Store const& store
     fail(p.op, ": the plan's block of ", p.block_threads, " threads does not fit its kernel's ",
          Config::block_threads, Config::sized_at_launch ? " (at most)" : "");
   p.staged = Config::template staged<T>;
-  p.dynamic_smem = engine::register_shared_bytes<Config, Op, Load>(p.block_threads);
+  p.dynamic_smem = engine::register_shared_bytes<Config, Op, Load>(
+      p.block_threads, engine::rows_per_unit(op) > 1 ? p.cols : 0,
+      Config::whole_block ? 1 : p.block_threads / p.group);
   // An ordered_rows_op's unit is a chunk of rows a group (block) walks (engine::chunk_walk).
   complete_grid(p, reinterpret_cast<void const*>(kernel),
                 (Config::whole_block ? 1 : p.block_threads / p.group) * engine::rows_per_unit(op));
@@ -261,7 +270,7 @@ bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store
   bool launched = false;
   for_each_index<std::size(table)>([&](auto index) {
     constexpr std::size_t I = decltype(index)::value;
-    if constexpr (admitted<table, I, N, Range>()) {
+    if constexpr (compiled_row<table, I, N, Range, Phased>()) {
       using config = typename register_kernel_config<table, I, N, Phased>::type;
       // Rows read back from their staging slot are never phased (try_phased_plan).
       if constexpr (!(Phased && engine::rereads_staged_row<config, Op, Load>)) {
@@ -357,7 +366,7 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
   if constexpr (engine::phased_op<Op, wide>) {
     if (!wide_ok && options.pack == 0 && phases_allow<wide>(op, load, store)) {
       static constexpr auto compiled =
-          admitted_rows<shape_table<T, wide, Op, Load, Store>(), wide, Range>();
+          admitted_rows<shape_table<T, wide, Op, Load, Store>(), wide, Range, true>();
       plan const phased = try_phased_plan(
           Op::name, rows, cols, wide, options.engine, dev,
           register_shapes(int(sizeof(T)), wide, shape_family_of<Op, Load, Store>), compiled);

@@ -110,7 +110,8 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
 /// rows of a run-time group too narrow for the edges, or of 32 lanes filled to at most 5/8, the
 /// group row with the most packs a lane that spans 2 x pack - 2 lanes (src/plan.cpp,
 /// narrow_phased_shape). Both choose among the rows `compiled` marks (those whose phased kernels
-/// the call instantiated under its cols_range; empty: every row). Where none does, the plan is not
+/// the call instantiated: under its cols_range, and where the table gives the row one,
+/// tuning::register_shape::has_phased_kernel; empty: every row). Where none does, the plan is not
 /// phased and says why in `refused`.
 plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
                      device_info const& device, std::span<tuning::register_shape const> shapes,

@@ -66,9 +66,12 @@ inline constexpr int columns_ahead_packs = 2;
 ///  - phased_min_blocks_per_sm: the register cap of the row's phased kernel (plan::phased: rows off
 ///    the 16-byte grid), where it differs from min_blocks_per_sm (0: the same cap). That kernel
 ///    holds each row's edge elements and phase beside the packs, and ptxas gives it up to 32
-///    registers more than the aligned one, which on some rows costs it a resident block the aligned
-///    kernel has; a cap there (phased_capped) keeps the block and leaves the aligned kernel as it
-///    is;
+///    registers more than the aligned one (the norms' backward: up to 46), which on some rows
+///    costs it a resident block the aligned kernel has; a cap there (phased_capped) keeps the block
+///    and leaves the aligned kernel as it is. Where the aligned cap would make it spill, a looser
+///    one (fewer blocks) lets it hold its values;
+///  - has_phased_kernel: false where the row has no phased kernel (unphased): rows off the grid
+///    that it would take run single elements, where those were measured faster;
 ///  - sized_at_launch: a whole-block row (packs wider than an element; of one block or of a
 ///    cluster's) whose rows filling at most sized_fill_eighths / 8 of its capacity run on a twin
 ///    kernel whose blocks the launch sizes: the fewest whole warps a block that hold the row at
@@ -103,6 +106,7 @@ struct register_shape {
   bool sized_at_launch = false;
   int sized_min_blocks_per_sm = 0;
   bool only_sized = false;
+  bool has_phased_kernel = true;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
@@ -134,6 +138,12 @@ constexpr register_shape sized_twin_only(register_shape row, int min_blocks = 0)
 /// phased_min_blocks_per_sm).
 constexpr register_shape phased_capped(register_shape row, int min_blocks) {
   row.phased_min_blocks_per_sm = min_blocks;
+  return row;
+}
+
+/// `row` without a phased kernel (register_shape::has_phased_kernel).
+constexpr register_shape unphased(register_shape row) {
+  row.has_phased_kernel = false;
   return row;
 }
 
@@ -914,24 +924,38 @@ inline constexpr register_shape scalar_32bit[] = {
 // one, and the same shapes staged win from 2048 16-bit columns on; past the widest rows, clusters
 // of 16 blocks where the streaming engines ran 0.09-0.22 (16-bit) and 0.11 (fp32) in rowfuse-bench.
 
+// Rows off the 16-byte grid (thirtieth session, rowfuse-bench --misalign, H100, fp16, layernorm /
+// rmsnorm backward against single elements): the phased kernels of the block and group rows take
+// up to 110 registers (ptxas -v, sm_90, CUDA 13.0) and spilled 72-312 bytes under the aligned
+// kernels' caps, so their caps are looser: at 1000 / 3000 / 4097 columns 0.46 / 0.20 / 0.24 ->
+// 0.51 / 0.39 / 0.51 (layernorm; under the aligned caps 0.41 / 0.35 / 0.43), 0.47 / 0.24 / 0.29
+// -> 0.53 / 0.41 / 0.56 (rmsnorm). On the cluster rows to 32768 columns, a cluster barrier a row,
+// the phased kernels lost to single elements (8191: 0.31 -> 0.16, 16383: 0.29 -> 0.22, 32767:
+// 0.24 -> 0.15), which those rows keep (unphased); past them single elements stream (0.04-0.07),
+// and the phased cluster rows win (100003: 0.04 -> 0.14).
+
 /// The norms' backward over 16-bit inputs, packs of 8 (layernorm / rmsnorm backward, fused /
 /// copy).
 inline constexpr register_shape gradient_16bit[] = {
-    {32, 1, 512, false, 1, true, true, 2},    // r28 0.622 / 0.692 (2 x 512: 0.491 / 0.522)
-    {256, 1, 256, false, 1, false, true, 4},  // r7 0.60 / 0.74, r27 0.78 / 0.85
-    {512, 2, 256, false, 1, true, true, 1},   // not surveyed
-    {1024, 1, 128, true, 1, false, false, 8}, // r7 0.78 / 0.85 (4 x 128 groups: 0.30 / 0.32)
+    {32, 1, 512, false, 1, true, true, 2}, // r28 0.622 / 0.692 (2 x 512: 0.491 / 0.522)
+    phased_capped({256, 1, 256, false, 1, false, true, 4}, 2), // r7 0.60 / 0.74, r27 0.78 / 0.85
+    {512, 2, 256, false, 1, true, true, 1},                    // not surveyed
+    // r7 0.78 / 0.85 (4 x 128 groups: 0.30 / 0.32)
+    phased_capped({1024, 1, 128, true, 1, false, false, 8}, 4),
     // 2048, 8192, 32768 and 65536: staged (r27 +0.02 / +0.02, +0.03 / +0.02, +0.03 / +0.05,
     // +0.00 / +0.03) took the residual block's backward down by 0.02-0.06, 0.12, 0.10 and 0.03
     // in rowfuse-bench (fp16 / bf16): they stay direct.
-    {2048, 1, 256, true, 1, false, false, 4},    // r7 0.80 / 0.86, r27 0.802 / 0.859
-    {4096, 1, 512, true, 1, true, false, 2},     // r27 0.842 / 0.879 ([0.784 / 0.843] direct)
-    {8192, 1, 512, true, 2, false, false, 2},    // r7 0.77 / 0.81
-    {16384, 2, 512, true, 2, true, false, 1},    // r27 0.768 / 0.819 (dy read direct: 0.70 / 0.75)
-    {32768, 1, 512, true, 8, false, false, 2},   // r7 0.59 / 0.63 (2 x 512 in 4: 0.57 / 0.66)
-    {65536, 1, 512, true, 16, false, false, 2},  // r7 0.55 / 0.59 (block_cluster: 0.20 / 0.29)
-    {131072, 2, 512, true, 16, true, true, 1},   // r27 0.583 / 0.679 (direct tiles: 0.44)
-    {262144, 4, 512, true, 16, false, false, 1}, // r27 0.324 / 0.42 (staged: 0.27 / 0.37)
+    phased_capped({2048, 1, 256, true, 1, false, false, 4}, 2), // r7 0.80 / 0.86, r27 0.802 / 0.859
+    // r27 0.842 / 0.879 ([0.784 / 0.843] direct)
+    phased_capped({4096, 1, 512, true, 1, true, false, 2}, 1),
+    unphased({8192, 1, 512, true, 2, false, false, 2}), // r7 0.77 / 0.81
+    unphased(
+        {16384, 2, 512, true, 2, true, false, 1}), // r27 0.768 / 0.819 (dy direct: 0.70 / 0.75)
+    unphased(
+        {32768, 1, 512, true, 8, false, false, 2}), // r7 0.59 / 0.63 (2 x 512 in 4: 0.57 / 0.66)
+    {65536, 1, 512, true, 16, false, false, 2},     // r7 0.55 / 0.59 (block_cluster: 0.20 / 0.29)
+    {131072, 2, 512, true, 16, true, true, 1},      // r27 0.583 / 0.679 (direct tiles: 0.44)
+    {262144, 4, 512, true, 16, false, false, 1},    // r27 0.324 / 0.42 (staged: 0.27 / 0.37)
 };
 
 /// The norms' backward over fp32 inputs, packs of 4 (layernorm backward, fused / copy; shapes

@@ -132,8 +132,10 @@ __device__ void load_pair(Op const& op, Load const& load, index_t row, index_t c
 /// Ops that accumulate across rows in an order fixed by the row index alone (the norm backward's
 /// dgamma and dbeta): `op.chunk_log2()` > 0 asks every engine to visit the rows in chunks of
 /// 2^chunk_log2 consecutive rows, each chunk by one row processor (a lane group, a block or a
-/// cluster) in increasing row order, and every element (row, c) of a chunk by the same thread.
-/// The op then sums its per-column terms in row order, whatever the engine (op/norm_backward.cuh).
+/// cluster) in increasing row order, and every element (row, c) of a chunk by the same thread,
+/// or, on phased rows (register_kernel), by threads of the processor that all pass a barrier of
+/// it (release and acquire) between one row and the next. The op then sums its per-column terms
+/// in row order, whatever the engine (op/norm_backward.cuh).
 template <class Op>
 concept ordered_rows_op = requires(Op const& op) {
   op.chunk_log2();
@@ -141,13 +143,16 @@ concept ordered_rows_op = requires(Op const& op) {
 
 /// An ordered_rows_op whose per-chunk sums a thread may hold in registers across the rows of its
 /// chunk instead of reading and writing them in global memory at every row:
-///   typename Op::chunk_sums<N>   one pack's running sums;
+///   typename Op::chunk_sums<N>   one pack's running sums: `count` a column, sum k of column j
+///                                `value(k, j)` (a float&), so that an engine may keep them
+///                                elsewhere (in shared memory) between rows;
 ///   prepare<N>(x, g, row, columns, sums)   prepare with emit, the terms going into sums (the
 ///                                chunk's first row sets them, later rows add);
 ///   ends_chunk(row, rows)         whether row is the last its chunk sums;
 ///   flush<N>(sums, row, col0)     writes the sums of row's chunk.
-/// An engine that holds them calls prepare with the same thread's sums for every row of a chunk in
-/// row order, and flush once, at the row that ends the chunk.
+/// An engine that holds them calls prepare for every row of a chunk in row order with each
+/// column's sums as the row before left them (kept by the same thread, or in shared memory), and
+/// flush once a column, at the row that ends the chunk.
 template <class Op, int N>
 concept chunk_accumulating_op = ordered_rows_op<Op> && requires {
   typename Op::template chunk_sums<N>;

@@ -90,16 +90,24 @@ inline constexpr bool reads_columns<
     Op, N, std::void_t<decltype(std::declval<Op const&>().template read_columns<N>(index_t(0)))>> =
     true;
 
-/// Ops whose rows can be phased (register_config::phased, phased_row.cuh): the forward ops
-/// (softmax, log-softmax, layernorm, rmsnorm) and the softmax family's backward (a gradient_op
-/// whose gradient view starts its rows as far off the grid as its input: the launch checks it).
-/// A lane's edge element joins each reduction as a pack of one, a gradient_op's beside the
-/// gradient's element at its column; per-column operands are read off their grid
-/// (`read_columns_off_grid<N>(col0)`, of read_columns' type: detail::read_operand_off_grid). Not
-/// the ops that order their rows (the norms' backward: every element of a chunk by one thread).
+/// Whether an op reads its per-column operands off their grid too: `read_columns_off_grid<N>
+/// (col0)`, of read_columns' type (detail::read_operand_off_grid).
+template <class Op, int N, class = void> inline constexpr bool reads_columns_off_grid = false;
 template <class Op, int N>
-inline constexpr bool phased_op =
-    !ordered_rows_op<Op> && !(gradient_op<Op> && reads_columns<Op, N>);
+inline constexpr bool reads_columns_off_grid<
+    Op, N,
+    std::void_t<decltype(std::declval<Op const&>().template read_columns_off_grid<N>(
+        index_t(0)))>> = true;
+
+/// Ops whose rows can be phased (register_config::phased, phased_row.cuh): every op without
+/// per-column operands or that reads them off their grid (the forward ops, the softmax family's
+/// and the norms' backward; a gradient_op's gradient view starts its rows as far off the grid as
+/// its input: the launch checks it). A lane's edge element joins each reduction as a pack of one,
+/// a gradient_op's beside the gradient's element at its column. An ordered_rows_op's chunk sums
+/// (the norms' dgamma and dbeta) then follow a column from thread to thread, in global memory:
+/// see register_kernel.
+template <class Op, int N>
+inline constexpr bool phased_op = !reads_columns<Op, N> || reads_columns_off_grid<Op, N>;
 
 /// A gradient_op's second stream as the kernel holds it; a stand-in of no size for other ops.
 template <class Op, bool = gradient_op<Op>> struct second_stream {
@@ -213,16 +221,47 @@ inline constexpr column_residence column_residence_of =
     : !gradient_op<Op> && Config::cluster_blocks > 1 ? column_residence::with_row
                                                      : column_residence::each_pack;
 
+/// The running sums a column has in a chunk_accumulating_op's chunk_sums, 0 for other ops.
+template <class Op, int N, bool = chunk_accumulating_op<Op, N>&& reads_columns<Op, N>>
+inline constexpr int chunk_sums_per_column = 0;
+template <class Op, int N>
+inline constexpr int chunk_sums_per_column<Op, N, true> = Op::template chunk_sums<N>::count;
+
+/// Whether register_kernel<Config> keeps a chunk_accumulating_op's running sums in shared memory
+/// across the rows of a chunk: on phased rows of one block or lane group, where a column moves
+/// from thread to thread with each row's first column on the grid (phased_row), so that no
+/// thread can keep it. A row processor holds `count` sums a column at shared_sum_slot(col) of
+/// each of its `shared_sum_stride(cols)` floats, so that a warp's lanes, a pack of N columns
+/// apart, reach 32 different banks. Phased cluster rows, whose columns move between blocks too,
+/// read and write them in global memory (in shared memory, with the columns two blocks hold on
+/// different phases in global memory, they ran no faster: bench/NOTES.md, thirtieth session).
+template <class Config, class Op>
+inline constexpr bool shares_chunk_sums =
+    Config::phased&& Config::cluster_blocks == 1 && chunk_sums_per_column<Op, Config::pack> > 0;
+__host__ __device__ constexpr index_t shared_sum_slot(index_t col) {
+  return col + col / 32;
+}
+__host__ __device__ constexpr index_t shared_sum_stride(index_t cols) {
+  return shared_sum_slot(cols) + 1;
+}
+
 /// Dynamic shared memory of register_kernel<Config, Op, Load, Store> on blocks of `threads`
-/// threads: the staging slots, then the operands' packs where they are kept in shared memory.
+/// threads: the staging slots, then the operands' packs where they are kept in shared memory,
+/// or the chunk sums of the block's `row_processors` on rows of `sum_cols` columns
+/// (shares_chunk_sums; 0 where the op sums nothing).
 template <class Config, class Op, class Load>
-constexpr std::size_t register_shared_bytes(int threads = Config::block_threads) {
+constexpr std::size_t register_shared_bytes(int threads = Config::block_threads,
+                                            index_t sum_cols = 0, int row_processors = 1) {
   constexpr int N = Config::pack;
   std::size_t bytes = std::size_t(staged_streams<Config, Op, Load>::bytes(threads));
   using columns_t = typename column_packs<Op, N>::type;
   static_assert(!std::is_void_v<columns_t>, "read_columns needs a return type the host sees");
   if constexpr (column_residence_of<Config, Op, Load, N> == column_residence::kept_shared)
     bytes += std::size_t(Config::packs) * std::size_t(threads) * sizeof(columns_t);
+  if constexpr (shares_chunk_sums<Config, Op>)
+    if (sum_cols > 0)
+      bytes += std::size_t(row_processors) * std::size_t(chunk_sums_per_column<Op, N>) *
+               std::size_t(shared_sum_stride(sum_cols)) * sizeof(float);
   return bytes;
 }
 
@@ -372,6 +411,18 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
                                                               int(step), merge);
   };
 
+  // A phased ordered_rows_op's chunk sums (sums_kept below): every thread of the row processor
+  // has written this row's terms to the partials, which other threads of it read and add to at
+  // the next row, before any goes on (release and acquire at the processor's scope). A block's
+  // reduction is a barrier of the block already; a lane group's (shuffles) and a cluster's
+  // (distributed shared memory, mbarriers) order no global memory.
+  [[maybe_unused]] auto const order_chunk_rows = [] {
+    if constexpr (C > 1)
+      cooperative_groups::this_cluster().sync();
+    else if constexpr (!Config::whole_block && row_warps <= 1)
+      __syncwarp();
+  };
+
   load_context load_ctx{true, cols};
   store_context<float> store_ctx{cols, 0.0f};
 
@@ -445,10 +496,14 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // A chunk_accumulating_op's running sums stay in registers across the rows of a chunk (every
   // row of a chunk comes to this thread, in row order: chunk_walk) where the shape allows
   // (Config::keeps_chunk_sums); elsewhere prepare adds each row's terms to the partials in global
-  // memory. A compile-time choice from the shape, so that the kernel spills in neither.
+  // memory. A compile-time choice from the shape, so that the kernel spills in neither. On phased
+  // rows a column moves from thread to thread with each row's first column on the grid, so the
+  // sums wait in shared memory there (shares_chunk_sums, below), on cluster rows in global memory,
+  // read and written an element at a time; every thread of the row processor has written a row's
+  // before any reads them for the next (order_chunk_rows).
   using chunk_sums_t = typename chunk_sums_of<Op, N>::type;
   constexpr bool sums_kept =
-      chunk_accumulating_op<Op, N> && reads_columns<Op, N> &&
+      chunk_accumulating_op<Op, N> && reads_columns<Op, N> && !Config::phased &&
       Config::keeps_chunk_sums(P * int(sizeof(chunk_sums_t) / sizeof(float)));
   [[maybe_unused]] chunk_sums_t chunk_sums[sums_kept ? P : 1];
 
@@ -478,6 +533,64 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   };
   [[maybe_unused]] char* const operand_regions =
       reinterpret_cast<char*>(staging_shared) + streams::operands_offset(threads);
+
+  // A phased row processor's chunk sums in shared memory (shares_chunk_sums), after the staging
+  // slots; none where the op sums nothing (chunks of one row: rows_per_unit).
+  constexpr bool sums_shared = shares_chunk_sums<Config, Op>;
+  constexpr int sums_per_column = chunk_sums_per_column<Op, N>;
+  [[maybe_unused]] index_t const chunk_rows = rows_per_unit(op);
+  [[maybe_unused]] bool const sums_in_shared = sums_shared && chunk_rows > 1;
+  [[maybe_unused]] index_t const sum_stride = shared_sum_stride(cols);
+  [[maybe_unused]] float* const shared_sums =
+      reinterpret_cast<float*>(reinterpret_cast<char*>(staging_shared) + streams::bytes(threads)) +
+      (Config::whole_block ? 0 : int(threadIdx.x) / group) * sums_per_column * sum_stride;
+  // prepare of pack (or edge element) `x` at col0 with its columns' running sums, from shared
+  // memory and back; a chunk's first row sets them (prepare reads none there).
+  [[maybe_unused]] auto const prepare_shared = [&](auto& x, auto& gradient, index_t row,
+                                                   index_t col0, auto const& columns) {
+    if constexpr (sums_shared) {
+      constexpr int count = int(sizeof(x) / sizeof(float));
+      typename chunk_sums_of<Op, count>::type sums;
+      if ((row & (chunk_rows - 1)) != 0) {
+        ROWFUSE_UNROLL
+        for (int j = 0; j < count; ++j)
+          ROWFUSE_UNROLL
+        for (int k = 0; k < sums_per_column; ++k)
+          sums.value(k, j) = shared_sums[k * sum_stride + shared_sum_slot(col0 + j)];
+      }
+      op.template prepare<count>(x, gradient, row, columns, sums);
+      ROWFUSE_UNROLL
+      for (int j = 0; j < count; ++j)
+        ROWFUSE_UNROLL
+      for (int k = 0; k < sums_per_column; ++k)
+        shared_sums[k * sum_stride + shared_sum_slot(col0 + j)] = sums.value(k, j);
+    }
+  };
+  // At the row that ends a chunk (after the row processor's barrier: every term is in) its sums go
+  // to the partials, a column a lane. The next chunk's first row rewrites them after a barrier at
+  // the chunk's last step, the same step in every row processor of the block; a chunk cut short
+  // by the last row is its processor's last.
+  [[maybe_unused]] auto const flush_shared_sums = [&](index_t row, bool row_ok, index_t step) {
+    if constexpr (sums_shared) {
+      if (!sums_in_shared)
+        return;
+      if (row_ok && op.ends_chunk(row, rows)) {
+        for (index_t col = lane; col < cols; col += group) {
+          typename chunk_sums_of<Op, 1>::type sums;
+          ROWFUSE_UNROLL
+          for (int k = 0; k < sums_per_column; ++k)
+            sums.value(k, 0) = shared_sums[k * sum_stride + shared_sum_slot(col)];
+          op.template flush<1>(sums, row, col);
+        }
+      }
+      if ((step & (chunk_rows - 1)) == chunk_rows - 1) {
+        if constexpr (Config::whole_block || row_warps > 1)
+          __syncthreads();
+        else
+          __syncwarp();
+      }
+    }
+  };
   auto const stage_row = [&](index_t r, int slot) {
     if constexpr (staged) {
       if (r < rows) {
@@ -647,8 +760,13 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           op.template prepare<N>(x, gx, row, columns_of(p), chunk_sums[p]);
           if (op.ends_chunk(row, rows))
             op.template flush<N>(chunk_sums[p], row, col_of(p));
+        } else if constexpr (sums_shared) {
+          if (sums_in_shared)
+            prepare_shared(x, gx, row, col_of(p), columns_of(p));
+          else
+            op.template prepare<N, phased>(x, gx, row, col_of(p), columns_of(p), true);
         } else if constexpr (reads_columns<Op, N>)
-          op.template prepare<N>(x, gx, row, col_of(p), columns_of(p), true);
+          op.template prepare<N, phased>(x, gx, row, col_of(p), columns_of(p), true);
         else
           op.template prepare<N>(x, gx, row, col_of(p), true);
         ROWFUSE_UNROLL
@@ -694,7 +812,15 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           op.gradient.template transform<1>(gradient_edge_raw, row, edge_col, gradient_edge,
                                             load_ctx, gradient_edge_reads,
                                             op.gradient.template draw<1>(row, edge_col, cols));
-          op.template prepare<1>(edge, gradient_edge, row, edge_col, true);
+          if constexpr (sums_shared) {
+            if (sums_in_shared)
+              prepare_shared(edge, gradient_edge, row, edge_col,
+                             op.template read_columns<1>(edge_col));
+            else
+              op.template prepare<1>(edge, gradient_edge, row, edge_col, true);
+          } else {
+            op.template prepare<1>(edge, gradient_edge, row, edge_col, true);
+          }
         }
       }
     }
@@ -891,6 +1017,10 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         read_first_ahead();
       auto const total = reduce(
           local_value, [&](auto a, auto b) { return op.merge(a, b); }, shared.partials);
+      if constexpr (phased && chunked)
+        order_chunk_rows();
+      if constexpr (sums_shared)
+        flush_shared_sums(row, row_ok, step);
       refill_single_slot();
       auto const stats = op.finalize(total, cols);
       // (A gradient_op's finish, which takes the gradient's values, runs in finish_row.)

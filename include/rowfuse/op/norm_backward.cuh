@@ -53,6 +53,18 @@ template <int N> struct chunk_sum_pack<N, false> {};
 template <int N, bool HasGamma, bool HasBeta> struct norm_chunk_sums {
   [[no_unique_address]] chunk_sum_pack<N, HasGamma> gamma;
   [[no_unique_address]] chunk_sum_pack<N, HasBeta> beta;
+
+  /// The running sums a column has, and sum `which` (dgamma's, then dbeta's) of column j, for
+  /// an engine that keeps them elsewhere between rows (chunk_accumulating_op).
+  static constexpr int count = int(HasGamma) + int(HasBeta);
+  __device__ float& value(int which, int j) {
+    if constexpr (HasGamma && HasBeta)
+      return which == 0 ? gamma.v[j] : beta.v[j];
+    else if constexpr (HasGamma)
+      return gamma.v[j];
+    else
+      return beta.v[j];
+  }
 };
 
 /// Centered: layernorm, x_hat = (x - mean) * rstd; otherwise rmsnorm, x_hat = x * rstd; mean and
@@ -66,13 +78,14 @@ template <int N, bool HasGamma, bool HasBeta> struct norm_chunk_sums {
 /// dgamma = sum over rows of dy * x_hat and dbeta = sum over rows of dy, deterministically (the
 /// same bits on every run and every engine): the rows fall into chunks of R = 2^chunk_rows_log2
 /// consecutive rows (norm_chunk_rows_log2), which every engine visits in row order, each element
-/// of a chunk by one thread (ordered_rows_op); the thread sums each element's term into its
-/// chunk's partial row in the workspace ([chunks, cols] fp32), so that
+/// of a chunk by one thread or, on phased rows, by threads ordered by a barrier between rows
+/// (ordered_rows_op); the thread sums each element's term into its chunk's partial row in the
+/// workspace ([chunks, cols] fp32), so that
 /// partial[k][c] = (((t_Rk + t_Rk+1) + t_Rk+2) + ...) in row order whatever the engine. Either in
 /// global memory (prepare with emit: the chunk's first row writes the partial, the others add to
-/// what the same thread wrote), or in registers (chunk_accumulating_op, engine/common.cuh: prepare
-/// with norm_chunk_sums, the same operations in the same order, and flush at the chunk's last
-/// row). A second kernel (engine/column_sum.cuh) sums the partials of each column in a fixed
+/// what was written at the row before), or in registers (chunk_accumulating_op, engine/common.cuh:
+/// prepare with norm_chunk_sums, the same operations in the same order, and flush at the chunk's
+/// last row). A second kernel (engine/column_sum.cuh) sums the partials of each column in a fixed
 /// order. No atomics. x_hat and the terms are taken with explicitly rounded operations, which the
 /// compiler does not contract differently from one kernel to the next.
 ///
@@ -114,14 +127,24 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
     return norm_detail::read_affine<N>(affine, col0);
   }
 
+  /// gamma's (and beta's, unused) packs at col0 off their grid, on a phased row
+  /// (engine/phased_row.cuh), as the forward reads them there.
+  template <int N>
+  __device__ auto read_columns_off_grid(index_t col0) const
+      -> decltype(norm_detail::read_affine_off_grid<N>(affine, col0)) {
+    return norm_detail::read_affine_off_grid<N>(affine, col0);
+  }
+
   /// x becomes x_hat and dy becomes g' = rstd * gamma * dy, after dy * x_hat and dy have gone
   /// into the chunk's partials in global memory (once per element: where emit is true).
-  template <int N, class Columns>
+  /// `OffGrid`: col0 is a phased row's (engine/phased_row.cuh), off the partials' pack grid, so
+  /// they are read and written an element at a time.
+  template <int N, bool OffGrid = false, class Columns>
   __device__ void prepare(float (&x)[N], float (&dy)[N], index_t row, index_t col0,
                           Columns const& columns, bool emit) const {
     float const r = normalize(x, row);
     if (emit)
-      accumulate_global(x, dy, row, col0);
+      accumulate_global<N, OffGrid>(x, dy, row, col0);
     scale_gradient(dy, r, columns);
   }
   template <int N>
@@ -222,8 +245,9 @@ private:
   }
 
   /// The chunk's partials at (row, col0 .. col0 + N): the chunk's first row writes them, the
-  /// others add to them (the same thread wrote them at the row before: see ordered_rows_op).
-  template <int N>
+  /// others add to them (a thread of the same row processor wrote them at the row before: see
+  /// ordered_rows_op). `OffGrid`: an element at a time.
+  template <int N, bool OffGrid>
   __device__ void accumulate_global(float const (&x_hat)[N], float const (&dy)[N], index_t row,
                                     index_t col0) const {
     bool const first = (row & ((index_t(1) << chunk_rows_log2) - 1)) == 0;
@@ -231,20 +255,40 @@ private:
     if (partial_gamma != nullptr) {
       float sums[N];
       if (!first)
-        rowfuse::detail::load_pack<N>(partial_gamma + at, sums);
+        load_partials<N, OffGrid>(partial_gamma + at, sums);
       ROWFUSE_UNROLL
       for (int j = 0; j < N; ++j)
         sums[j] = first ? __fmul_rn(dy[j], x_hat[j]) : __fmaf_rn(dy[j], x_hat[j], sums[j]);
-      rowfuse::detail::store_pack<N>(partial_gamma + at, sums);
+      store_partials<N, OffGrid>(partial_gamma + at, sums);
     }
     if (partial_beta != nullptr) {
       float sums[N];
       if (!first)
-        rowfuse::detail::load_pack<N>(partial_beta + at, sums);
+        load_partials<N, OffGrid>(partial_beta + at, sums);
       ROWFUSE_UNROLL
       for (int j = 0; j < N; ++j)
         sums[j] = first ? dy[j] : __fadd_rn(sums[j], dy[j]);
-      rowfuse::detail::store_pack<N>(partial_beta + at, sums);
+      store_partials<N, OffGrid>(partial_beta + at, sums);
+    }
+  }
+  template <int N, bool OffGrid>
+  __device__ static void load_partials(float const* at, float (&sums)[N]) {
+    if constexpr (OffGrid) {
+      ROWFUSE_UNROLL
+      for (int j = 0; j < N; ++j)
+        sums[j] = at[j];
+    } else {
+      rowfuse::detail::load_pack<N>(at, sums);
+    }
+  }
+  template <int N, bool OffGrid>
+  __device__ static void store_partials(float* at, float const (&sums)[N]) {
+    if constexpr (OffGrid) {
+      ROWFUSE_UNROLL
+      for (int j = 0; j < N; ++j)
+        at[j] = sums[j];
+    } else {
+      rowfuse::detail::store_pack<N>(at, sums);
     }
   }
 
