@@ -104,8 +104,8 @@ inline constexpr bool reads_columns_off_grid<
 /// and the norms' backward; a gradient_op's gradient view starts its rows as far off the grid as
 /// its input: the launch checks it). A lane's edge element joins each reduction as a pack of one,
 /// a gradient_op's beside the gradient's element at its column. An ordered_rows_op's chunk sums
-/// (the norms' dgamma and dbeta) then follow a column from thread to thread, in global memory:
-/// see register_kernel.
+/// (the norms' dgamma and dbeta) then follow a column from thread to thread, in shared memory
+/// on rows of one block (shares_chunk_sums) and in global memory on cluster rows.
 template <class Op, int N>
 inline constexpr bool phased_op = !reads_columns<Op, N> || reads_columns_off_grid<Op, N>;
 
@@ -412,10 +412,11 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   };
 
   // A phased ordered_rows_op's chunk sums (sums_kept below): every thread of the row processor
-  // has written this row's terms to the partials, which other threads of it read and add to at
-  // the next row, before any goes on (release and acquire at the processor's scope). A block's
-  // reduction is a barrier of the block already; a lane group's (shuffles) and a cluster's
-  // (distributed shared memory, mbarriers) order no global memory.
+  // has written this row's terms (to shared memory, or on cluster rows to the partials), which
+  // other threads of it read and add to at the next row, before any goes on (release and acquire
+  // at the processor's scope). A block's reduction is a barrier of the block already; a lane
+  // group's (shuffles) orders no memory, nor does a cluster's (distributed shared memory,
+  // mbarriers) order global memory.
   [[maybe_unused]] auto const order_chunk_rows = [] {
     if constexpr (C > 1)
       cooperative_groups::this_cluster().sync();
