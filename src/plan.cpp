@@ -97,12 +97,6 @@ int launch_block_threads(tuning::register_shape const& s, index_t cols, int pack
   return int(ceil_div(ceil_div(packs, packs_over_blocks), 32) * 32);
 }
 
-/// Whether a plan can take shape `s` for `cols` in packs of `pack`: a row with its sized twins
-/// alone (register_shape::only_sized) only where the launch sizes its blocks.
-bool takes(tuning::register_shape const& s, index_t cols, int pack) {
-  return !s.only_sized || launch_block_threads(s, cols, pack) < s.block_threads;
-}
-
 /// Takes row i of `shapes` (of engine `kind`) for the plan.
 void take_shape(plan& p, engine_kind kind, std::span<tuning::register_shape const> shapes,
                 std::size_t i) {
@@ -162,7 +156,7 @@ plan narrow_phased_shape(plan p, int pack, std::span<tuning::register_shape cons
 
 /// The first shape of `shapes` of `kind` (group, whole-block or cluster rows) that holds `cols`:
 /// for the automatic plan the first whose max_cols reaches cols, for a forced engine the first
-/// whose capacity does (rows with their sized twins alone: where the launch sizes them).
+/// whose capacity does.
 bool try_register(plan& p, engine_kind kind, bool forced,
                   std::span<tuning::register_shape const> shapes, device_info const& device) {
   for (std::size_t i = 0; i < shapes.size(); ++i) {
@@ -170,8 +164,7 @@ bool try_register(plan& p, engine_kind kind, bool forced,
     engine_kind const of = engine_of(s);
     if (of != kind || (of == engine_kind::cluster_rows && device.compute_capability < 90))
       continue;
-    if ((forced ? tuning::capacity(s, p.pack) < p.cols : s.max_cols < p.cols) ||
-        !takes(s, p.cols, p.pack))
+    if (forced ? tuning::capacity(s, p.pack) < p.cols : s.max_cols < p.cols)
       continue;
     take_shape(p, kind, shapes, i);
     return true;
@@ -192,8 +185,7 @@ bool take_unheld_shape(plan& p, engine_kind kind, std::span<tuning::register_sha
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     tuning::register_shape const& s = shapes[i];
     if (engine_of(s) != kind || s.columns == tuning::column_placement::held ||
-        tuning::capacity(s, p.pack) < p.cols || !takes(s, p.cols, p.pack) ||
-        (!compiled.empty() && !compiled[i]))
+        tuning::capacity(s, p.pack) < p.cols || (!compiled.empty() && !compiled[i]))
       continue;
     take_shape(p, kind, shapes, i);
     return true;

@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-29) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-31) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -885,6 +885,46 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
   sweep<T>(opname, op, {4096}, shape<4, 128, true, 1, 4>{}, shape<4, 128, true, 1, 5>{},
            shape<4, 128, true, 1, 6>{}, shape<2, 256, true, 1, 4>{}, shape<2, 256, true, 1, 5>{},
            shape<2, 256, true, 1, 6>{}, shape<1, 512, true, 1, 4>{}, shape<8, 64, true, 1, 6>{});
+#elif ROW_SHAPES_ROUND == 30
+  // Round 30 (thirty-first session): widths between the 16-bit cluster rows' powers of two on
+  // shapes of five or ten packs a thread, whose capacity is 5/8 of the next power of two (the
+  // vocabulary width 151936 fills 93 % of 163840, 58 % of 262144), beside the rows the tables run
+  // there on the shape's own threads (the tables' sized twins are not reproduced: a block of five
+  // warps is the launch's, not a shape's).
+  if constexpr (wide) {
+    sweep<T>(opname, op, {18432, 20480}, shape<4, 512, true, 2>{}, shape<5, 512, true>{},
+             shape<5, 512, true, 1, 2>{}, shape<5, 256, true, 2>{}, shape<10, 256, true>{});
+    sweep<T>(opname, op, {36864, 40960}, shape<8, 128, true, 8>{}, shape<5, 256, true, 4>{},
+             shape<5, 128, true, 8>{}, shape<5, 512, true, 2>{}, shape<10, 256, true, 2>{},
+             shape<10, 128, true, 4>{});
+    sweep<T>(opname, op, {73728, 81920}, shape<8, 128, true, 16>{}, shape<5, 256, true, 8>{},
+             shape<5, 128, true, 16>{}, shape<5, 512, true, 4>{}, shape<10, 256, true, 4>{},
+             shape<10, 128, true, 8>{});
+    sweep<T>(opname, op, {131080, 151936, 163840}, shape<8, 512, true, 8>{},
+             shape<8, 256, true, 16>{}, shape<5, 512, true, 8>{}, shape<5, 512, true, 8, 2>{},
+             shape<5, 256, true, 16>{}, shape<5, 1024, true, 4>{}, shape<10, 256, true, 8>{},
+             shape<10, 512, true, 4>{});
+    sweep<T>(opname, op, {262144}, shape<8, 512, true, 8>{}, shape<8, 256, true, 16>{});
+  }
+#elif ROW_SHAPES_ROUND == 31
+  // Round 31 (thirty-first session): the widths from 5/8 to 3/4 of a 16-bit power of two (past
+  // round 30's rows of five packs) on shapes of six packs a thread (3/4 of it) and of three, beside
+  // the rows the tables run there on the shape's own threads.
+  if constexpr (wide) {
+    sweep<T>(opname, op, {20488, 22528, 24576}, shape<4, 256, true, 4>{}, shape<8, 128, true, 4>{},
+             shape<4, 1024, true>{}, shape<6, 512, true>{}, shape<6, 512, true, 1, 2>{},
+             shape<6, 256, true, 2>{}, shape<3, 1024, true>{});
+    sweep<T>(opname, op, {40968, 45056, 49152}, shape<8, 128, true, 8>{}, shape<8, 256, true, 4>{},
+             shape<6, 256, true, 4>{}, shape<6, 256, true, 4, 3>{}, shape<6, 128, true, 8>{},
+             shape<6, 512, true, 2>{}, shape<3, 512, true, 4>{});
+    sweep<T>(opname, op, {81928, 90112, 98304}, shape<8, 128, true, 16>{},
+             shape<4, 1024, true, 4>{}, shape<8, 256, true, 8>{}, shape<6, 256, true, 8>{},
+             shape<6, 256, true, 8, 3>{}, shape<6, 128, true, 16>{}, shape<6, 512, true, 4>{},
+             shape<3, 1024, true, 4>{});
+    sweep<T>(opname, op, {163848, 180224, 196608}, shape<8, 512, true, 8>{},
+             shape<8, 256, true, 16>{}, shape<6, 256, true, 16>{}, shape<6, 256, true, 16, 3>{},
+             shape<6, 512, true, 8>{}, shape<6, 1024, true, 4>{}, shape<3, 1024, true, 8>{});
+  }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,
   // fp32 262144: ptxas gives log-softmax 76 registers on the 8 x 512 cluster row, one block an

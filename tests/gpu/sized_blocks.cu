@@ -1,9 +1,11 @@
-// Whole-block rows on blocks the launch sizes (tuning::register_shape::sized_at_launch): a row of
-// packs that fills at most 5/8 of a sized block or cluster row runs on the fewest whole warps a
-// block that hold it, on the row's twin kernel. softmax, log-softmax, layernorm, rmsnorm (16-bit
-// and fp32) and the attention chain at widths just past the tables' rows, aligned and off the grid
-// (phased), against the host reference on every plan a call makes; the automatic plan asserted
-// sized, its blocks the fewest warps.
+// Widths between the tables' rows. Whole-block rows on blocks the launch sizes (tuning::
+// register_shape::sized_at_launch): a row of packs that fills at most 5/8 of a sized block or
+// cluster row runs on the fewest whole warps a block that hold it, on the row's twin kernel.
+// softmax, log-softmax, layernorm, rmsnorm (16-bit and fp32) and the attention chain at widths just
+// past the tables' rows, aligned and off the grid (phased), against the host reference on every
+// plan a call makes; the automatic plan asserted sized, its blocks the fewest warps. And the 16-bit
+// rows of five and six packs a thread (5/8 and 3/4 of the next power of two) that softmax,
+// log-softmax and rmsnorm take between the powers of two, on their shape's own threads.
 #include <span>
 
 #include "norm_support.cuh"
@@ -36,7 +38,35 @@ template <class Table> void check_sized(rf::plan const& p, Table const& table, l
   CHECK(long(p.block_threads - 32) * thread_packs < whole_packs);
 }
 
-template <class T, bool Log> void check_softmax(long cols, long offset, std::mt19937& rng) {
+/// The automatic plan runs a row of `packs` packs a thread (five or six) on the shape's own
+/// threads.
+void check_packs(rf::plan const& p, std::span<rf::tuning::register_shape const> table, int packs) {
+  INFO(rf::explain(p));
+  REQUIRE((p.engine == rf::engine_kind::block_rows || p.engine == rf::engine_kind::cluster_rows));
+  auto const shape = test::table_row(table, p);
+  CHECK(shape.packs == packs);
+  CHECK(p.packs == packs);
+  CHECK(p.block_threads == shape.block_threads);
+  CHECK(p.group == shape.block_threads * shape.cluster_blocks);
+}
+
+/// softmax's or log-softmax's table for inputs of T.
+template <class T, bool Log> std::span<rf::tuning::register_shape const> softmax_table() {
+  if constexpr (sizeof(T) == 4)
+    return Log ? std::span<rf::tuning::register_shape const>(rf::tuning::log_softmax_32bit)
+               : std::span<rf::tuning::register_shape const>(rf::tuning::softmax_32bit);
+  else if constexpr (Log)
+    return rf::tuning::log_softmax_16bit;
+  else
+    return rf::tuning::softmax_16bit;
+}
+
+/// Which kind of row the automatic plan is asserted to take.
+enum class expected_row { sized, five_packs, six_packs };
+
+template <class T, bool Log>
+void check_softmax(long cols, long offset, std::mt19937& rng,
+                   expected_row expected = expected_row::sized) {
   long const ld = cols + (offset == 0 ? 0 : 3);
   CAPTURE(cols);
   CAPTURE(offset);
@@ -44,15 +74,10 @@ template <class T, bool Log> void check_softmax(long cols, long offset, std::mt1
   rf::plan const automatic = call({rf::engine_kind::automatic, 0, true});
   CHECK(automatic.phased == (offset != 0));
   long const whole_packs = cols / (16 / long(sizeof(T)));
-  if constexpr (sizeof(T) == 4)
-    check_sized(automatic,
-                Log ? std::span<rf::tuning::register_shape const>(rf::tuning::log_softmax_32bit)
-                    : std::span<rf::tuning::register_shape const>(rf::tuning::softmax_32bit),
-                whole_packs);
-  else if (Log)
-    check_sized(automatic, rf::tuning::log_softmax_16bit, whole_packs);
+  if (expected == expected_row::sized)
+    check_sized(automatic, softmax_table<T, Log>(), whole_packs);
   else
-    check_sized(automatic, rf::tuning::softmax_16bit, whole_packs);
+    check_packs(automatic, softmax_table<T, Log>(), expected == expected_row::five_packs ? 5 : 6);
   test::for_each_plan([&](rf::launch_options options) {
     return options.dry_run ? call(options) : call.run_and_check(options);
   });
@@ -82,9 +107,11 @@ template <class T> std::span<rf::tuning::register_shape const> rmsnorm_table() {
 }
 
 /// Layernorm (gamma and beta) and / or rmsnorm (gamma) over a [rows, cols] view placed as `l`
-/// says: the automatic plan asserted sized, every plan a call makes against the host reference.
+/// says: the automatic plan asserted sized (rmsnorm: or of five or six packs), every plan a call
+/// makes against the host reference.
 template <class T>
-void check_norms(norm_test::layout l, long cols, bool layernorm, bool rmsnorm, std::mt19937& rng) {
+void check_norms(norm_test::layout l, long cols, bool layernorm, bool rmsnorm, std::mt19937& rng,
+                 expected_row rmsnorm_row = expected_row::sized) {
   long const rows = rows_for(cols);
   CAPTURE(cols);
   CAPTURE(l.offset);
@@ -102,8 +129,11 @@ void check_norms(norm_test::layout l, long cols, bool layernorm, bool rmsnorm, s
         b, [](auto const* g, auto const* be) { return rf::affine(g, be); });
   }
   if (rmsnorm) {
-    check_sized(rf::rmsnorm(load, store, rf::affine(gamma), 1e-6f, nullptr, nullptr, dry),
-                rmsnorm_table<T>(), whole_packs);
+    rf::plan const p = rf::rmsnorm(load, store, rf::affine(gamma), 1e-6f, nullptr, nullptr, dry);
+    if (rmsnorm_row == expected_row::sized)
+      check_sized(p, rmsnorm_table<T>(), whole_packs);
+    else
+      check_packs(p, rmsnorm_table<T>(), rmsnorm_row == expected_row::five_packs ? 5 : 6);
     norm_test::check_shape<norm_test::rmsnorm_op>(
         b, [](auto const* g, auto const*) { return rf::affine(g); });
   }
@@ -121,25 +151,47 @@ TEST_CASE("sized blocks: log_softmax fp16") {
   check_softmax_widths<__half, true>(43);
 }
 
-TEST_CASE("sized blocks: softmax and log_softmax on cluster rows") {
+TEST_CASE("rows of five packs: softmax and log_softmax past 16384, 32768, 65536 and 131072") {
   std::mt19937 rng(47);
-  // The 20480-column row of twins alone (4 x 512 in clusters of 2): 18432 and 16392 columns, 16393
-  // off the grid; softmax's 81920-column row of twins alone (8 x 256 in 8): 73728.
-  check_softmax<__half, false>(18432, 0, rng);
-  check_softmax<__half, false>(16393, 1, rng);
-  check_softmax<__half, false>(73728, 0, rng);
-  check_softmax<__nv_bfloat16, false>(20480, 0, rng);
-  check_softmax<__half, true>(16392, 0, rng);
-  // log-softmax's own row of twins alone at 40960 columns (4 x 512 in clusters of 4): 36864, and
-  // 32777 off the grid.
-  check_softmax<__half, true>(36864, 0, rng);
-  check_softmax<__half, true>(32777, 1, rng);
-  // log-softmax's 81920-column row of twins alone (its 131072-column row's: 4 x 1024 in clusters
-  // of 4) at 5/8 (640 threads a block), 65545 off the grid on it (544); its 262144-column row (8 x
-  // 256 in 16) at 151936 columns, a vocabulary (160).
-  check_softmax<__half, true>(81920, 0, rng);
-  check_softmax<__half, true>(65545, 1, rng);
-  check_softmax<__half, true>(151936, 0, rng);
+  auto const five = expected_row::five_packs;
+  // softmax: the 20480-column block row (5 x 512) at 18432 and off the grid at 16393; the cluster
+  // rows of 5 x 256 in 4, 8 and 16 at 36864, 73728 and 151936 (a vocabulary), 65545 off the grid.
+  check_softmax<__half, false>(18432, 0, rng, five);
+  check_softmax<__half, false>(16393, 1, rng, five);
+  check_softmax<__half, false>(36864, 0, rng, five);
+  check_softmax<__half, false>(73728, 0, rng, five);
+  check_softmax<__half, false>(65545, 1, rng, five);
+  check_softmax<__half, false>(151936, 0, rng, five);
+  check_softmax<__nv_bfloat16, false>(20480, 0, rng, five);
+  // log-softmax's own: 5 x 512 staged (block row) at 16392; 5 x 128 in 8 at 40960 and off the grid
+  // at 32777; 5 x 512 in 4 persistent at 81920; 5 x 512 in 8 persistent at 151936 and off the grid
+  // at 131081.
+  check_softmax<__half, true>(16392, 0, rng, five);
+  check_softmax<__half, true>(40960, 0, rng, five);
+  check_softmax<__half, true>(32777, 1, rng, five);
+  check_softmax<__half, true>(81920, 0, rng, five);
+  check_softmax<__half, true>(151936, 0, rng, five);
+  check_softmax<__half, true>(131081, 1, rng, five);
+}
+
+TEST_CASE("rows of six packs: softmax and log_softmax past 5/8 of 32768, 65536, 131072 and "
+          "262144") {
+  std::mt19937 rng(51);
+  auto const six = expected_row::six_packs;
+  // softmax: the 24576-column block row (6 x 512) at 22528 and off the grid at 24577; 6 x 128 in
+  // clusters of 8 and 16 at 45056 and 98304; 6 x 256 in 16 persistent at 180224.
+  check_softmax<__half, false>(22528, 0, rng, six);
+  check_softmax<__half, false>(24577, 1, rng, six);
+  check_softmax<__half, false>(45056, 0, rng, six);
+  check_softmax<__nv_bfloat16, false>(98304, 0, rng, six);
+  check_softmax<__half, false>(180224, 0, rng, six);
+  // log-softmax's own: 6 x 512 staged at 20488 and off the grid at 20489; 6 x 256 in 4 at 49152;
+  // 6 x 256 in 8 staged persistent at 90113 off the grid; 6 x 256 in 16 at 196608.
+  check_softmax<__half, true>(20488, 0, rng, six);
+  check_softmax<__half, true>(20489, 1, rng, six);
+  check_softmax<__half, true>(49152, 0, rng, six);
+  check_softmax<__half, true>(90113, 1, rng, six);
+  check_softmax<__half, true>(196608, 0, rng, six);
 }
 
 TEST_CASE("sized blocks: fp32") {
@@ -157,14 +209,30 @@ TEST_CASE("sized blocks: fp32") {
   check_norms<float>({4108, 3}, 4105, true, false, rng);
 }
 
-TEST_CASE("sized blocks: rmsnorm and layernorm on cluster rows") {
+TEST_CASE("sized blocks: layernorm on cluster rows") {
   std::mt19937 rng(48);
-  // 40960 columns fill rmsnorm's 65536-column row (8 x 256 in clusters of 4) to 5/8 (160 threads
-  // a block), aligned and off the grid (phased, ld odd); 151936 its 262144-column row (8 x 256 in
-  // 16) to 58 % (160), and layernorm's held 262144-column row (8 x 256 in 16) alike.
-  check_norms<__half>({40960, 0}, 40960, false, true, rng);
-  check_norms<__half>({40963, 3}, 40960, false, true, rng);
-  check_norms<__half>({151936, 0}, 151936, true, true, rng);
+  // 151936 columns fill layernorm's held 262144-column row (8 x 256 in clusters of 16) to 58 %
+  // (160 threads a block).
+  check_norms<__half>({151936, 0}, 151936, true, false, rng);
+}
+
+TEST_CASE("rows of five and six packs: rmsnorm") {
+  std::mt19937 rng(50);
+  auto const five = expected_row::five_packs;
+  // The 20480-column block row (5 x 512 staged) at 18432 and off the grid at 16393 (ld odd); the
+  // 163840-column cluster row (5 x 512 in 8, persistent) at 151936 and off the grid at 131081.
+  check_norms<__half>({18432, 0}, 18432, false, true, rng, five);
+  check_norms<__half>({16396, 3}, 16393, false, true, rng, five);
+  check_norms<__half>({151936, 0}, 151936, false, true, rng, five);
+  check_norms<__nv_bfloat16>({131084, 3}, 131081, false, true, rng, five);
+  // Six packs: 6 x 256 in clusters of 4 at 40960 (the widths past 32768), aligned and off the grid
+  // (ld odd), and at 45056; in clusters of 8 at 81929 off the grid; in 16 at 196608.
+  auto const six = expected_row::six_packs;
+  check_norms<__half>({40960, 0}, 40960, false, true, rng, six);
+  check_norms<__half>({40963, 3}, 40960, false, true, rng, six);
+  check_norms<__half>({45056, 0}, 45056, false, true, rng, six);
+  check_norms<__half>({81932, 3}, 81929, false, true, rng, six);
+  check_norms<__half>({196608, 0}, 196608, false, true, rng, six);
 }
 
 TEST_CASE("sized blocks: layernorm and rmsnorm, gamma and beta on the block's lanes") {

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <iterator>
 #include <memory>
@@ -155,36 +156,27 @@ TEST_CASE("attention's shapes: its own for packs and single 16-bit elements, sof
 
 TEST_CASE("log-softmax's shapes: softmax's but at a few widths, the same widest row of every "
           "engine") {
-  for_each_table_pair(
-      shape_family::log_softmax, shape_family::softmax,
-      [](table log_table, table softmax, table_key key) {
-        // log-softmax's own row of sized twins alone (16-bit packs, 40960).
-        std::vector<rf::tuning::register_shape> own_rows(log_table.begin(), log_table.end());
-        std::erase_if(own_rows, [&](auto const& s) {
-          return s.only_sized && std::ranges::none_of(softmax, [&](auto const& row) {
-                   return row.max_cols == s.max_cols;
-                 });
-        });
-        CHECK(own_rows.size() + (key.element_bytes == 2 && key.pack == 8) == log_table.size());
-        table const log = own_rows;
-        REQUIRE(log.size() == softmax.size());
-        // The shapes of the aligned kernels: the phased kernels' and the sized
-        // twins' caps apart.
-        auto const aligned = [](rf::tuning::register_shape s) {
-          s.phased_min_blocks_per_sm = 0;
-          s.sized_min_blocks_per_sm = 0;
-          return s;
-        };
-        int differ = 0;
-        for (std::size_t i = 0; i < log.size(); ++i) {
-          CHECK(log[i].max_cols == softmax[i].max_cols);
-          differ += !(aligned(log[i]) == aligned(softmax[i]));
-        }
-        // Rounds 10 and 25: 16384, 32768, 131072, 262144; the twenty-ninth
-        // session: the sized twins at 81920.
-        CHECK(differ <= 5);
-        check_widest(log, softmax, key.pack, std::equal_to<>{});
-      });
+  for_each_table_pair(shape_family::log_softmax, shape_family::softmax,
+                      [](table log, table softmax, table_key key) {
+                        REQUIRE(log.size() == softmax.size());
+                        // The shapes of the aligned kernels: the phased kernels' and the sized
+                        // twins' caps apart.
+                        auto const aligned = [](rf::tuning::register_shape s) {
+                          s.phased_min_blocks_per_sm = 0;
+                          s.sized_min_blocks_per_sm = 0;
+                          return s;
+                        };
+                        int differ = 0;
+                        for (std::size_t i = 0; i < log.size(); ++i) {
+                          CHECK(log[i].max_cols == softmax[i].max_cols);
+                          differ += !(aligned(log[i]) == aligned(softmax[i]));
+                        }
+                        // Rounds 10 and 25: 16384, 32768, 131072, 262144; rounds 30 and 31
+                        // (thirty-first session): the rows of five packs at 20480, 40960,
+                        // 81920 and 163840 and of six at 24576, 49152, 98304 and 196608.
+                        CHECK(differ <= 12);
+                        check_widest(log, softmax, key.pack, std::equal_to<>{});
+                      });
   // fp32 at 262144 columns: softmax's cluster row under a cap of two blocks an SM.
   auto const log32 = rf::detail::register_shapes(4, 4, shape_family::log_softmax);
   CHECK(log32.back().max_cols == 262144);
@@ -552,17 +544,15 @@ TEST_CASE("sized rows: rows filling at most 5/8 of a sized_at_launch shape (pack
     CHECK(p.block_threads == threads);
     CHECK(p.group == threads);
   }
-  // Cluster rows size each block of the cluster: 32776 columns (4097 packs) on rmsnorm's
-  // 65536-column row (8 packs x 256 threads in clusters of 4) take five warps a block, 40960 fill
-  // those five warps, 49152 (6/8) the shape's eight; 151936 (18992 packs) on its 262144-column
-  // row (8 x 256 in 16) five.
-  auto const rmsnorm_16 = rf::detail::register_shapes(2, 8, shape_family::rmsnorm);
-  for (auto [cols, threads] :
-       {std::pair{32776, 160}, {40960, 160}, {49152, 256}, {65536, 256}, {151936, 160}}) {
+  // Cluster rows size each block of the cluster: layernorm's held 262144-column row (8 packs x 256
+  // threads in clusters of 16) takes five warps a block at 151936 columns (18992 packs) and at
+  // 163840 (5/8 of it), the shape's eight at 196608 (6/8).
+  auto const layernorm_16 = rf::detail::register_shapes(2, 8, shape_family::layernorm);
+  for (auto [cols, threads] : {std::pair{151936, 160}, {163840, 160}, {196608, 256}}) {
     CAPTURE(cols);
-    rf::plan const p = rf::detail::choose_plan("rmsnorm", 64, cols, 8, rf::engine_kind::automatic,
-                                               h100, rmsnorm_16);
-    auto const& shape = rmsnorm_16[std::size_t(p.shape)];
+    rf::plan const p = rf::detail::choose_plan("layernorm", 64, cols, 8, rf::engine_kind::automatic,
+                                               h100, layernorm_16);
+    auto const& shape = layernorm_16[std::size_t(p.shape)];
     CHECK(p.engine == rf::engine_kind::cluster_rows);
     CHECK(shape.cluster_blocks > 1);
     CHECK(p.cluster_blocks == shape.cluster_blocks);
@@ -581,58 +571,59 @@ TEST_CASE("sized rows: rows filling at most 5/8 of a sized_at_launch shape (pack
   CHECK(tee_8200.block_threads == tee[std::size_t(tee_8200.shape)].block_threads);
 }
 
-TEST_CASE("rows with their sized twins alone: planned only where the launch sizes their blocks") {
+TEST_CASE("rows of five and six packs: the 16-bit widths between the powers of two, on the "
+          "shape's own threads") {
+  // Rounds 30 and 31 (thirty-first session): 5 packs a thread hold 5/8 of the next power of two,
+  // 6 packs 3/4. softmax and log-softmax take five past 16384, 32768, 65536 and 131072 columns and
+  // six past 5/8 of the next power of two; rmsnorm five past 16384 and 131072, six past 32768 and
+  // 65536 and past 5/8 of 262144. The powers of two and the widths past 3/4 keep the rows they
+  // took.
   rf::device_info const h100 = test::described_device();
-  int rows_seen = 0;
-  for (auto key : keys) {
-    CAPTURE(key.element_bytes);
-    CAPTURE(key.pack);
-    for (shape_family family : families) {
-      CAPTURE(int(family));
-      for (auto const& s : rf::detail::register_shapes(key.element_bytes, key.pack, family)) {
-        if (!s.only_sized)
-          continue;
-        ++rows_seen;
-        CAPTURE(s.max_cols);
-        // Packs only, and every width the automatic plan gives the row fills at most 5/8 of it.
-        CHECK(s.sized_at_launch);
-        CHECK(s.whole_block);
-        CHECK(key.pack > 1);
-        rf::index_t const packs = (s.max_cols + key.pack - 1) / key.pack;
-        CHECK(8 * packs <= rf::tuning::sized_fill_eighths * rf::tuning::capacity(s, 1));
-      }
+  struct expected {
+    shape_family family;
+    char const* op;
+    std::vector<rf::index_t> five_packs, six_packs;
+  };
+  std::vector<rf::index_t> const softmax_five{16392, 18432, 20480, 32776,  36864,  40960,
+                                              65544, 73728, 81920, 131080, 151936, 163840};
+  std::vector<rf::index_t> const softmax_six{20488, 24576, 40968,  49152,
+                                             81928, 98304, 163848, 196608};
+  for (auto const& [family, op, five_packs, six_packs] :
+       {expected{shape_family::softmax, "softmax", softmax_five, softmax_six},
+        expected{shape_family::log_softmax, "log_softmax", softmax_five, softmax_six},
+        expected{shape_family::rmsnorm,
+                 "rmsnorm",
+                 {16392, 18432, 20480, 131080, 151936, 163840},
+                 {32776, 36864, 40960, 40968, 49152, 65544, 73728, 81920, 81928, 98304, 163848,
+                  196608}}}) {
+    std::string const name = op;
+    CAPTURE(name);
+    auto const shapes = rf::detail::register_shapes(2, 8, family);
+    for (rf::index_t cols :
+         {16384, 16392, 18432,  20480,  20488,  24576,  28672,  32768,  32776,
+          36864, 40960, 40968,  49152,  57344,  65536,  65544,  73728,  81920,
+          81928, 98304, 131072, 131080, 151936, 163840, 163848, 196608, 262144}) {
+      CAPTURE(cols);
+      rf::plan const p =
+          rf::detail::choose_plan(op, 64, cols, 8, rf::engine_kind::automatic, h100, shapes);
+      auto const& shape = shapes[std::size_t(p.shape)];
+      bool const five = std::ranges::find(five_packs, cols) != five_packs.end();
+      bool const six = std::ranges::find(six_packs, cols) != six_packs.end();
+      CHECK((shape.packs == 5) == five);
+      CHECK((shape.packs == 6) == six);
+      if (!five && !six)
+        continue;
+      // Its capacity is 5/8 (3/4) of a power of two, and the width past half of it.
+      rf::index_t const eighths = five ? 5 : 6;
+      CHECK(rf::tuning::capacity(shape, 8) == shape.max_cols);
+      CHECK(shape.max_cols * 8 % eighths == 0);
+      rf::index_t const power = shape.max_cols * 8 / eighths;
+      CHECK(std::has_single_bit(std::uint64_t(power)));
+      CHECK(2 * cols > power);
+      CHECK(p.block_threads == shape.block_threads);
+      CHECK(p.group == shape.block_threads * shape.cluster_blocks);
     }
   }
-  CHECK(rows_seen > 0);
-  // softmax 16-bit: 16385-20480 columns on the 20480-column row of twins alone (4 packs x 512
-  // threads in clusters of 2: 2049 packs take 288 threads a block); 20488 and forced cluster rows
-  // past 5/8 of it on the 32768-column cluster row; forced at 18000 columns, the twins.
-  auto const softmax_16 = rf::detail::register_shapes(2, 8, shape_family::softmax);
-  auto const plan = [&](rf::index_t cols, rf::engine_kind kind) {
-    return rf::detail::choose_plan("softmax", 64, cols, 8, kind, h100, softmax_16);
-  };
-  auto const only_sized = [&](rf::plan const& p) {
-    return softmax_16[std::size_t(p.shape)].only_sized;
-  };
-  rf::plan const at_16392 = plan(16392, rf::engine_kind::automatic);
-  CHECK(only_sized(at_16392));
-  CHECK(at_16392.engine == rf::engine_kind::cluster_rows);
-  CHECK(at_16392.block_threads == 288);
-  CHECK(at_16392.group == 576);
-  CHECK(!only_sized(plan(20488, rf::engine_kind::automatic)));
-  CHECK(plan(20488, rf::engine_kind::automatic).block_threads == 256);
-  rf::plan const forced_past = plan(24000, rf::engine_kind::cluster_rows);
-  CHECK(!only_sized(forced_past));
-  CHECK(forced_past.block_threads == softmax_16[std::size_t(forced_past.shape)].block_threads);
-  rf::plan const forced_within = plan(18000, rf::engine_kind::cluster_rows);
-  CHECK(only_sized(forced_within));
-  CHECK(forced_within.block_threads < 512);
-  // Phased rows by their whole packs: 16393 columns hold at most 2049.
-  rf::plan const phased = rf::detail::try_phased_plan("softmax", 64, 16393, 8,
-                                                      rf::engine_kind::automatic, h100, softmax_16);
-  CHECK(phased.phased);
-  CHECK(only_sized(phased));
-  CHECK(phased.block_threads == 288);
 }
 
 TEST_CASE("the norms' backward off the grid: phased rows but the 16-bit cluster rows to 32768") {

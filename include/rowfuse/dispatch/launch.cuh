@@ -3,10 +3,10 @@
 // The kernel table is generated from the tuning data: one register_kernel per row of the
 // register-shape table that applies to the call's input type and op (dispatch/tuning.hpp),
 // for the widest pack and for single elements (and, for the widest pack, a twin on blocks the
-// launch sizes where the row is sized_at_launch; the twin alone where the row is only_sized),
-// plus the streaming and cluster engines for rows past the registers. The plan names its table row;
-// the launcher instantiates exactly the rows a caller's column bound (cols_range) admits, and
-// completes the plan (grid, shared memory) before the launch.
+// launch sizes where the row is sized_at_launch), plus the streaming and cluster engines for rows
+// past the registers. The plan names its table row; the launcher instantiates exactly the rows a
+// caller's column bound (cols_range) admits, and completes the plan (grid, shared memory) before
+// the launch.
 #pragma once
 
 #include <algorithm>
@@ -153,10 +153,9 @@ struct register_kernel_config {
 };
 
 /// Whether table row I of packs of N has a twin kernel on blocks the launch sizes
-/// (tuning::register_shape::sized_at_launch, plan::block_threads; only_sized: that twin alone,
-/// no kernel on the shape's threads). Packs wider than an element only: the single-element tables
-/// are the packs' for rows off the grid that cannot be phased, and a twin of their rows would add
-/// kernels to every call for them.
+/// (tuning::register_shape::sized_at_launch, plan::block_threads). Packs wider than an element
+/// only: the single-element tables are the packs' for rows off the grid that cannot be phased, and
+/// a twin of their rows would add kernels to every call for them.
 template <auto const& Table, std::size_t I, int N>
 inline constexpr bool sized_twin = N > 1 && Table[I].sized_at_launch;
 
@@ -277,15 +276,11 @@ bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store
         if (!launched && p.shape == int(I)) {
           if constexpr (sized_twin<table, I, N>) {
             using sized = typename register_kernel_config<table, I, N, Phased, true>::type;
-            // A row with its sized twins alone is planned only where the launch sizes it.
-            if constexpr (table[I].only_sized)
-              launch_register<sized>(p, op, load, store, stream, dry_run);
-            else if (p.block_threads < config::block_threads)
+            if (p.block_threads < config::block_threads)
               launch_register<sized>(p, op, load, store, stream, dry_run);
             else
               launch_register<config>(p, op, load, store, stream, dry_run);
           } else {
-            static_assert(!table[I].only_sized, "rows with their sized twins alone hold packs");
             launch_register<config>(p, op, load, store, stream, dry_run);
           }
           launched = true;

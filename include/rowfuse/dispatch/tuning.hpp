@@ -39,6 +39,9 @@ inline constexpr int columns_ahead_packs = 2;
 ///  - group rows: a group of up to 32 lanes a row (the plan picks the smallest power of two that
 ///    holds the row at `packs` a lane), block_threads / group rows a block;
 ///  - whole-block rows: the row spans the block, or a cluster of `cluster_blocks` blocks;
+///  - packs: a thread's packs, any number: threads, warps a row and blocks a cluster are powers
+///    of two, so five packs a thread hold 5/8 of the next power of two (the 16-bit rows just past
+///    one: bench/NOTES.md, thirty-first session);
 ///  - staged: the input travels by cp.async through shared memory;
 ///  - persistent: a grid of resident blocks that loop over the row tiles (staging the next row
 ///    while reducing this one) instead of one block a tile;
@@ -83,12 +86,7 @@ inline constexpr int columns_ahead_packs = 2;
 ///    twenty-ninth sessions: 16-bit, softmax 8200 columns 0.76 -> 0.85, layernorm 0.70 -> 0.89,
 ///    rmsnorm 40960 0.83 -> 0.94 in clusters of 4);
 ///  - sized_min_blocks_per_sm: the register cap of the row's sized twins (aligned and phased),
-///    where it differs from theirs (0: the same cap);
-///  - only_sized: the row has its sized twins alone, no kernel on the shape's own threads: plans
-///    take it only where the launch sizes its blocks (rows filling at most sized_fill_eighths / 8
-///    of it) and pass it by elsewhere, so its max_cols is at most that fill. For the widths just
-///    past a power of two where a shape of other blocks won on its twin but lost at its own
-///    capacity (bench/NOTES.md, twenty-ninth session).
+///    where it differs from theirs (0: the same cap).
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -105,7 +103,6 @@ struct register_shape {
   int phased_min_blocks_per_sm = 0;
   bool sized_at_launch = false;
   int sized_min_blocks_per_sm = 0;
-  bool only_sized = false;
   bool has_phased_kernel = true;
 
   constexpr bool operator==(register_shape const&) const = default;
@@ -123,14 +120,6 @@ inline constexpr int sized_fill_eighths = 5;
 constexpr register_shape sized(register_shape row, int min_blocks = 0) {
   row.sized_at_launch = true;
   row.sized_min_blocks_per_sm = min_blocks;
-  return row;
-}
-
-/// `row` with its sized twins alone (register_shape::only_sized), compiled for `min_blocks`
-/// blocks an SM where it is not 0.
-constexpr register_shape sized_twin_only(register_shape row, int min_blocks = 0) {
-  row = sized(row, min_blocks);
-  row.only_sized = true;
   return row;
 }
 
@@ -257,23 +246,40 @@ inline constexpr register_shape softmax_16bit[] = {
     // persistent clusters of 512-thread blocks that stage the next row while they reduce this one
     // (round 25, nineteenth session; the row before it, 8 x 256 in 16 staged on one cluster a row
     // tile: 0.817 in the same run).
-    // Sized twins alone (only_sized, twenty-ninth session): log-softmax's 16384-column block row
-    // in clusters of 2 for 16385-20480 columns (16392 0.72 -> 0.79, 18432 0.75 -> 0.87, 20480 0.81
-    // -> 0.91; misaligned 16393 0.70 -> 0.81, 20481 0.79 -> 0.92); as the automatic 32768-column
-    // row it lost there (8 x 256 staged in 2: 32768 1.00 -> 0.98, 24576 0.92 -> 0.89).
-    sized_twin_only({20480, 4, 512, true, 2, true, false, 2}),
+    // Rows of five packs a thread (round 30, thirty-first session): 5/8 of the next power of two,
+    // for the widths just past one, which the next row held at half its packs a thread. 18432 /
+    // 20480 columns 0.994-0.996 / 0.992-0.995 (5 x 256 in clusters of 2: 0.997 / 0.993-0.996; the
+    // row of sized twins alone it replaces, 4 x 512 in 2, ran 0.87 / 0.91 in rowfuse-bench).
+    phased_capped({20480, 5, 512, true, 1, false, false, 1}, 2),
+    // Six packs a thread, 3/4 of the next power of two (round 31): 20488 / 22528 / 24576 columns
+    // 0.93 / 0.98 / 0.98 (6 x 256 in clusters of 2: 0.98 / 1.00 / 0.99, but log-softmax's row at
+    // this width is a block row, and a row replaces one of its engine; the 32768-column row on its
+    // own threads: 0.82 / - / 0.92 in rowfuse-bench).
+    {24576, 6, 512, true, 1, false, false, 2},
     // No sized twins on the cluster rows (twenty-ninth session, H200 fp16: 16392 / 20480 columns
     // +0.02-0.03 on the first, 0.02-0.08 lost on the others, where 128-thread blocks drop to three
     // warps).
     {32768, 4, 256, true, 4, false, false, 1}, // r6 0.997 (4 x 1024 staged persistent: 0.86)
+    // r30 36864 / 40960 0.996-1.001 / 0.997-0.999 (the 65536-column row: 0.79 / 0.85 in
+    // rowfuse-bench).
+    phased_capped({40960, 5, 256, true, 4, false, false, 1}, 4),
+    // r31 40968 / 45056 / 49152 0.995 / 0.999 / 0.997 (the 65536-column row: 0.93 at 49152 in
+    // rowfuse-bench).
+    phased_capped({49152, 6, 128, true, 8, false, false, 1}, 7),
     {65536, 8, 128, true, 8, false, false, 1}, // r6 0.995, r25 0.996-0.998
-    // Sized twins alone at 65537-81920 columns (twenty-ninth session: 65544 0.62 -> 0.69, 73728
-    // 0.68 -> 0.74, 81920 0.74 -> 0.79; misaligned 65545 0.61 -> 0.70); as the automatic
-    // 131072-column row it lost (131072 0.97 -> 0.88, 98304 0.84 -> 0.74).
-    sized_twin_only({81920, 8, 256, true, 8, false, false, 2}),
+    // r30 73728 / 81920 0.993 / 0.995 (the row of sized twins alone it replaces, 8 x 256 in 8:
+    // 0.74 / 0.79 in rowfuse-bench).
+    phased_capped({81920, 5, 256, true, 8, false, false, 1}, 4),
+    // r31 81928 / 90112 / 98304 0.943 / 0.983 / 0.995 (the 131072-column row: 0.84 at 98304).
+    phased_capped({98304, 6, 128, true, 16, false, false, 1}, 7),
     // Phased (ptxas -v, sm_90, twenty-sixth session): 127 registers and four blocks an SM, where
     // the aligned kernel has 95 and five; capped, 96 and five, no spill.
     phased_capped({131072, 8, 128, true, 16, false, false, 1}, 5), // r6 0.973, r25 0.975
+    // r30 131080 / 151936 / 163840 0.890 / 0.952 / 0.975-0.979 (the 262144-column row on its own
+    // threads: 0.66 / 0.74 / 0.77 in rowfuse-bench).
+    phased_capped({163840, 5, 256, true, 16, false, false, 1}, 4),
+    // r31 163848 / 180224 / 196608 0.852 / 0.904 / 0.931 (the 262144-column row: 0.87 at 196608).
+    phased_capped({196608, 6, 256, true, 16, false, true, 1}, 3),
     {262144, 8, 512, true, 8, true, true, 1}, // r25 0.912-0.922 (4 x 1024 in 8: 0.906-0.911)
 };
 
@@ -287,41 +293,50 @@ inline constexpr register_shape softmax_16bit[] = {
 /// phased capped, none spills): 512 48 (5) / 53 (4) / 47 (5); 1024 72 (7) / 79 (6) / 72 (7); 2048
 /// 95 (5) / 127 (4) / 95 (5); 4096 46 (5) / 54 (4) / 48 (5); 32768 96 (5) / 127 (4) / 96 (5); 65536
 /// 96 (5) / 127 (4) / 96 (5).
-/// Softmax's 20480-column row of sized twins alone (log-softmax's 16384-column row in clusters of
-/// 2) is log-softmax's too (twenty-ninth session: 16392 0.62 -> 0.80, 20480 0.75 -> 0.90;
-/// misaligned 16393 0.63 -> 0.79).
-inline constexpr auto log_softmax_16bit = insert_row(
-    replace_rows(softmax_16bit,
-                 {
-                     phased_capped({512, 2, 256, false, 1, false, false, 4}, 5),
-                     phased_capped({1024, 4, 128, false, 1, true, false, 6}, 7),
-                     phased_capped({2048, 8, 128, false, 1, true, false, 2}, 5),
-                     sized(phased_capped({4096, 2, 256, true, 1, false, false, 3}, 5)),
-                     // softmax's, its sized twins capped to the phased kernel's three blocks an
-                     // SM (ptxas -v: the phased twin took 124 registers, two blocks; misaligned
-                     // 4105 and 5121 columns 0.67 / 0.76 -> 0.60 / 0.71 uncapped).
-                     sized({8192, 4, 256, true, 1, true, false, 1}, 3),
-                     // r10 0.998 (softmax's: 0.944); sized: 8200 0.71 -> 0.88, 10240 0.79 ->
-                     // 0.98
-                     sized({16384, 4, 512, true, 1, true, false, 2}),
-                     // r10 0.977 (softmax's: 0.895)
-                     // Not sized (twenty-ninth session, H200: 16392-40960 lost 0.03-0.04 on
-                     // three warps a block).
-                     phased_capped({32768, 8, 128, true, 4, false, false, 4}, 5),
-                     phased_capped({65536, 8, 128, true, 8, false, false, 1}, 5),
-                     // Softmax's 81920-column row: the next row's shape, its twins alone
-                     // (twenty-ninth session, H100 fp16: 65544 0.62 -> 0.73, 81920 0.73 ->
-                     // 0.90; misaligned 65545 0.51 -> 0.61).
-                     sized_twin_only({81920, 4, 1024, true, 4, true, true, 1}),
-                     {131072, 4, 1024, true, 4, true, true, 1}, // r25 0.924-0.927
-                     // Sized: 131080 0.55 -> 0.71, 151936 0.63 -> 0.79, 163840 0.67 -> 0.81;
-                     // misaligned 151937 0.55 -> 0.73.
-                     sized({262144, 8, 256, true, 16, true, true, 1}), // r25 0.918-0.920
-                 }),
-    // Its own row of sized twins alone at 32769-40960 columns (twenty-ninth session: 32776 0.60 ->
-    // 0.74, 36864 0.66 -> 0.79, 40960 0.72 -> 0.81; misaligned 32777 0.61 -> 0.74, 40961 0.72 ->
-    // 0.82). Softmax ran 0.72 -> 0.74, 0.79, 0.85 -> 0.81 on it, and keeps its 65536-column row.
-    sized_twin_only({40960, 4, 512, true, 4, true, false, 2}));
+/// Softmax's rows of five packs a thread (round 30, thirty-first session) on log-softmax's own
+/// shapes, which hold its phase 2's x beside the sums: round 30's best for log-softmax, against the
+/// rows they replace (rowfuse-bench, twenty-ninth session) in brackets.
+inline constexpr auto log_softmax_16bit = replace_rows(
+    softmax_16bit,
+    {
+        phased_capped({512, 2, 256, false, 1, false, false, 4}, 5),
+        phased_capped({1024, 4, 128, false, 1, true, false, 6}, 7),
+        phased_capped({2048, 8, 128, false, 1, true, false, 2}, 5),
+        sized(phased_capped({4096, 2, 256, true, 1, false, false, 3}, 5)),
+        // softmax's, its sized twins capped to the phased kernel's three blocks an SM (ptxas -v:
+        // the phased twin took 124 registers, two blocks; misaligned 4105 and 5121 columns
+        // 0.67 / 0.76 -> 0.60 / 0.71 uncapped).
+        sized({8192, 4, 256, true, 1, true, false, 1}, 3),
+        // r10 0.998 (softmax's: 0.944); sized: 8200 0.71 -> 0.88, 10240 0.79 -> 0.98
+        sized({16384, 4, 512, true, 1, true, false, 2}),
+        // r30 18432 / 20480 0.991 / 0.987-0.990 ([0.86 / 0.90]: sized twins of 4 x 512 in 2)
+        {20480, 5, 512, true, 1, true, false, 2},
+        // r31 20488 / 22528 / 24576 0.939 / 0.959 / 0.957, 24 bytes spilled ([0.76 / - / 0.84]:
+        // the 32768-column row)
+        {24576, 6, 512, true, 1, true, false, 2},
+        // r10 0.977 (softmax's: 0.895)
+        // Not sized (twenty-ninth session, H200: 16392-40960 lost 0.03-0.04 on three warps a
+        // block).
+        phased_capped({32768, 8, 128, true, 4, false, false, 4}, 5),
+        // r30 36864 / 40960 0.939-0.940 / 0.978-0.982 ([0.79 / 0.81]: sized twins of 4 x 512 in 4)
+        phased_capped({40960, 5, 128, true, 8, true, false, 1}, 7),
+        // r31 40968 / 45056 / 49152 0.864 / 0.913 / 0.957 ([0.82 at 49152]: the 65536-column row)
+        {49152, 6, 256, true, 4, false, false, 3},
+        phased_capped({65536, 8, 128, true, 8, false, false, 1}, 5),
+        // r30 73728 / 81920 0.884-0.890 / 0.931-0.936 ([0.86 / 0.90]: sized twins of 4 x 1024 in
+        // 4)
+        phased_capped({81920, 5, 512, true, 4, true, true, 1}, 2),
+        // r31 81928 / 90112 / 98304 0.846 / 0.923 / 0.918 ([0.85 at 98304]: the 131072-column row)
+        phased_capped({98304, 6, 256, true, 8, true, true, 1}, 2),
+        {131072, 4, 1024, true, 4, true, true, 1}, // r25 0.924-0.927
+        // r30 131080 / 151936 / 163840 0.829-0.835 / 0.920-0.922 / 0.916-0.921 ([0.71 / 0.79 /
+        // 0.81]: sized twins of the 262144-column row)
+        {163840, 5, 512, true, 8, true, true, 2},
+        // r31 163848 / 180224 / 196608 0.828 / 0.892 / 0.896 ([0.75 at 196608]: the 262144-column
+        // row)
+        {196608, 6, 256, true, 16, true, true, 3},
+        {262144, 8, 256, true, 16, true, true, 1}, // r25 0.918-0.920
+    });
 
 /// Softmax over 16-bit inputs whose load chain masks and whose store chain drops (attention
 /// probabilities: scale -> causal mask -> softmax -> dropout), packs of 8. Measured with
@@ -378,16 +393,35 @@ inline constexpr register_shape rmsnorm_16bit[] = {
     // 20480 moved 0.01.
     sized({8192, 4, 256, true, 1, false, false, 3}),  // r4 0.995
     sized({16384, 4, 512, true, 1, false, false, 2}), // r4 0.991
-    {32768, 4, 1024, true, 1, false, false, 1},       // r4 0.990 (staged persistent: 0.913)
+    // r30 (thirty-first session) 18432 / 20480 0.991-0.993 / 0.988-0.989 (the 32768-column row and
+    // the 16384-column row's sized twins: 0.81 at 16392, 0.89 at 20480 in rowfuse-bench).
+    {20480, 5, 512, true, 1, true, false, 2},
+    {32768, 4, 1024, true, 1, false, false, 1}, // r4 0.990 (staged persistent: 0.913)
     // Rows over a cluster's registers (round 6, seventh session): gamma held with the row as
     // gamma alone (op::rmsnorm::read_columns; with beta's packs beside it the same shapes took
     // 128 registers and spilled, 0.72-0.82). block_cluster ran 0.75-0.83 here (rowfuse-bench).
-    // Sized (twenty-ninth session, H100 fp16): 32776 0.74 -> 0.83, 40960 0.83 -> 0.94; 65544
-    // 0.70 -> 0.78, 81920 0.80 -> 0.91; 131080 0.65 -> 0.73, 151936 0.71 -> 0.81, 163840 0.74 ->
-    // 0.85; misaligned 32777-151937 +0.07-0.09.
-    sized({65536, 8, 256, true, 4, false, false, 2}),   // r6 0.998 (8 x 128 in 8 at 4 an SM: 0.997)
-    sized({131072, 8, 256, true, 8, false, false, 2}),  // r6 0.978 (8 x 128 in 16: 0.970)
-    sized({262144, 8, 256, true, 16, false, false, 2}), // r6 0.931 (8 x 512 in 8: 0.913)
+    // The cluster rows were sized from the twenty-ninth to the thirty-first session (H100 fp16:
+    // 32776 0.74 -> 0.83, 40960 0.83 -> 0.94; 65544 0.70 -> 0.78, 81920 0.80 -> 0.91; 131080 0.65
+    // -> 0.73, 151936 0.71 -> 0.81, 163840 0.74 -> 0.85; misaligned 32777-151937 +0.07-0.09), until
+    // rows of five and six packs a thread took those widths (rounds 30 and 31, thirty-first
+    // session; rowfuse-bench, the sized twins against the rows below: 32776 / 40960 0.83 / 0.95 ->
+    // 0.91 / 0.96, 65544 / 81920 0.77 / 0.90 -> 0.87 / 0.93). Rows of five packs at 40960 and
+    // 81920 lost there to the rows of six (0.92 / 0.92 at 40960 / 81920, misaligned 0.04-0.06).
+    // r31 40968 / 45056 / 49152 0.958 / 0.980 / 0.979, 32 bytes spilled (0.93 at 49152 on the
+    // 65536-column row).
+    {49152, 6, 256, true, 4, false, false, 3},
+    {65536, 8, 256, true, 4, false, false, 2}, // r6 0.998 (8 x 128 in 8 at 4 an SM: 0.997)
+    // r31 81928 / 90112 / 98304 0.931 / 0.965 / 0.977, 32 bytes spilled (0.89 at 98304 on the
+    // 131072-column row).
+    {98304, 6, 256, true, 8, false, false, 3},
+    {131072, 8, 256, true, 8, false, false, 2}, // r6 0.978 (8 x 128 in 16: 0.970)
+    // r30 131080 / 151936 / 163840 0.903-0.904 / 0.889-0.895 / 0.873 (the 262144-column row's
+    // sized twins: 0.73 / 0.81 / 0.85 in rowfuse-bench; 10 x 512 in 4 ran 0.93 / 0.96 at 151936 /
+    // 163840 and spilled 32 bytes).
+    {163840, 5, 512, true, 8, true, true, 1},
+    // r31 163848 / 180224 / 196608 0.857 / 0.915 / 0.941, 32 bytes spilled (0.82 at 196608).
+    {196608, 6, 256, true, 16, false, false, 3},
+    {262144, 8, 256, true, 16, false, false, 2}, // r6 0.931 (8 x 512 in 8: 0.913)
 };
 
 // Round 8 (tenth session): the norms' group rows at 32-512 columns under register caps that
