@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-31) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-32) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -924,6 +924,40 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
     sweep<T>(opname, op, {163848, 180224, 196608}, shape<8, 512, true, 8>{},
              shape<8, 256, true, 16>{}, shape<6, 256, true, 16>{}, shape<6, 256, true, 16, 3>{},
              shape<6, 512, true, 8>{}, shape<6, 1024, true, 4>{}, shape<3, 1024, true, 8>{});
+  }
+#elif ROW_SHAPES_ROUND == 32
+  // Round 32 (thirty-first session): layernorm's widths between the 16-bit powers of two on shapes
+  // of five and six packs a thread, gamma and beta read where the tables' rows take them (held on
+  // staged cluster rows; a held shape timed direct is the same kernel as ahead), beside the rows
+  // the tables run there on the shape's own threads.
+  if constexpr (wide) {
+    sweep<T>(opname, op, {18432, 20480}, shape<4, 1024, true>{}, shape<5, 512, true>{},
+             shape<5, 512, true, 1, 2>{}, with_columns<held>(shape<5, 512, true>{}),
+             shape<5, 256, true, 2>{}, with_columns<held>(shape<5, 256, true, 2>{}));
+    sweep<T>(opname, op, {20488, 24576}, shape<4, 1024, true>{}, shape<6, 512, true, 1, 2>{},
+             with_columns<held>(shape<6, 512, true, 1, 2>{}), shape<6, 256, true, 2>{},
+             with_columns<held>(shape<6, 256, true, 2>{}), shape<3, 1024, true>{});
+    sweep<T>(opname, op, {36864, 40960}, with_columns<held>(shape<4, 1024, true, 2>{}),
+             shape<5, 256, true, 4>{}, with_columns<held>(shape<5, 256, true, 4>{}),
+             with_columns<held>(shape<5, 512, true, 2>{}),
+             with_columns<held>(shape<5, 128, true, 8>{}));
+    sweep<T>(opname, op, {45056, 49152}, with_columns<held>(shape<4, 1024, true, 2>{}),
+             shape<6, 256, true, 4, 3>{}, with_columns<held>(shape<6, 256, true, 4>{}),
+             with_columns<held>(shape<6, 512, true, 2>{}));
+    sweep<T>(opname, op, {73728, 81920}, with_columns<held>(shape<8, 512, true, 4>{}),
+             with_columns<held>(shape<5, 256, true, 8>{}),
+             with_columns<held>(shape<5, 512, true, 4>{}),
+             with_columns<held>(shape<5, 1024, true, 2>{}));
+    sweep<T>(opname, op, {90112, 98304}, with_columns<held>(shape<8, 512, true, 4>{}),
+             with_columns<held>(shape<6, 256, true, 8>{}),
+             with_columns<held>(shape<6, 512, true, 4>{}));
+    sweep<T>(opname, op, {151936, 163840}, with_columns<held>(shape<8, 256, true, 16, 2>{}),
+             with_columns<held>(shape<5, 512, true, 8>{}),
+             with_columns<held>(shape<5, 256, true, 16>{}),
+             with_columns<held>(shape<5, 1024, true, 4>{}));
+    sweep<T>(opname, op, {180224, 196608}, with_columns<held>(shape<8, 256, true, 16, 2>{}),
+             with_columns<held>(shape<6, 256, true, 16>{}),
+             with_columns<held>(shape<6, 512, true, 8>{}));
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,

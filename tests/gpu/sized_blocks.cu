@@ -107,11 +107,11 @@ template <class T> std::span<rf::tuning::register_shape const> rmsnorm_table() {
 }
 
 /// Layernorm (gamma and beta) and / or rmsnorm (gamma) over a [rows, cols] view placed as `l`
-/// says: the automatic plan asserted sized (rmsnorm: or of five or six packs), every plan a call
-/// makes against the host reference.
+/// says: the automatic plan asserted sized or of five or six packs, every plan a call makes against
+/// the host reference.
 template <class T>
 void check_norms(norm_test::layout l, long cols, bool layernorm, bool rmsnorm, std::mt19937& rng,
-                 expected_row rmsnorm_row = expected_row::sized) {
+                 expected_row expected = expected_row::sized) {
   long const rows = rows_for(cols);
   CAPTURE(cols);
   CAPTURE(l.offset);
@@ -122,18 +122,22 @@ void check_norms(norm_test::layout l, long cols, bool layernorm, bool rmsnorm, s
   auto const gamma = static_cast<T const*>(b.gamma.d(l.offset));
   auto const beta = static_cast<T const*>(b.beta.d(l.offset));
   long const whole_packs = cols / (16 / long(sizeof(T)));
+  auto const check_plan = [&](rf::plan const& p,
+                              std::span<rf::tuning::register_shape const> table) {
+    if (expected == expected_row::sized)
+      check_sized(p, table, whole_packs);
+    else
+      check_packs(p, table, expected == expected_row::five_packs ? 5 : 6);
+  };
   if (layernorm) {
-    check_sized(rf::layernorm(load, store, rf::affine(gamma, beta), 1e-5f, nullptr, {}, dry),
-                layernorm_table<T>(), whole_packs);
+    check_plan(rf::layernorm(load, store, rf::affine(gamma, beta), 1e-5f, nullptr, {}, dry),
+               layernorm_table<T>());
     norm_test::check_shape<norm_test::layernorm_op>(
         b, [](auto const* g, auto const* be) { return rf::affine(g, be); });
   }
   if (rmsnorm) {
-    rf::plan const p = rf::rmsnorm(load, store, rf::affine(gamma), 1e-6f, nullptr, nullptr, dry);
-    if (rmsnorm_row == expected_row::sized)
-      check_sized(p, rmsnorm_table<T>(), whole_packs);
-    else
-      check_packs(p, rmsnorm_table<T>(), rmsnorm_row == expected_row::five_packs ? 5 : 6);
+    check_plan(rf::rmsnorm(load, store, rf::affine(gamma), 1e-6f, nullptr, nullptr, dry),
+               rmsnorm_table<T>());
     norm_test::check_shape<norm_test::rmsnorm_op>(
         b, [](auto const* g, auto const*) { return rf::affine(g); });
   }
@@ -209,11 +213,18 @@ TEST_CASE("sized blocks: fp32") {
   check_norms<float>({4108, 3}, 4105, true, false, rng);
 }
 
-TEST_CASE("sized blocks: layernorm on cluster rows") {
+TEST_CASE("rows of five and six packs: layernorm alone") {
   std::mt19937 rng(48);
-  // 151936 columns fill layernorm's held 262144-column row (8 x 256 in clusters of 16) to 58 %
-  // (160 threads a block).
-  check_norms<__half>({151936, 0}, 151936, true, false, rng);
+  auto const five = expected_row::five_packs;
+  // The 20480-column block row (5 x 512) at 18432 and off the grid at 16393 (ld odd); the held
+  // rows, the row read back from its staging slot: 5 x 512 in 2 at 36864, 5 x 256 in 8 at 73728, 5
+  // x 512 in 8 at 151936 (a vocabulary), 6 x 512 in 8 at 180224.
+  check_norms<__half>({18432, 0}, 18432, true, false, rng, five);
+  check_norms<__half>({16396, 3}, 16393, true, false, rng, five);
+  check_norms<__half>({36864, 0}, 36864, true, false, rng, five);
+  check_norms<__nv_bfloat16>({73728, 0}, 73728, true, false, rng, five);
+  check_norms<__half>({151936, 0}, 151936, true, false, rng, five);
+  check_norms<__half>({180224, 0}, 180224, true, false, rng, expected_row::six_packs);
 }
 
 TEST_CASE("rows of five and six packs: rmsnorm") {

@@ -195,18 +195,25 @@ join_rows(register_shape const (&narrow)[Narrow], register_shape const (&wide)[W
   return join_rows(std::to_array(narrow), std::to_array(wide));
 }
 
-/// `rows` with `row` inserted before the first row of greater max_cols, for an op that takes
-/// another's table and a row of its own.
-template <std::size_t Size>
-constexpr std::array<register_shape, Size + 1>
-insert_row(std::array<register_shape, Size> const& rows, register_shape const& row) {
-  std::array<register_shape, Size + 1> out{};
-  std::size_t at = 0;
-  while (at < Size && rows[at].max_cols <= row.max_cols)
-    ++at;
+/// `rows` with each row of `inserted` inserted before the first row of greater max_cols, for an
+/// op that takes another's table and rows of its own.
+template <std::size_t Size, std::size_t Inserted>
+constexpr std::array<register_shape, Size + Inserted>
+insert_rows(std::array<register_shape, Size> const& rows,
+            register_shape const (&inserted)[Inserted]) {
+  std::array<register_shape, Size + Inserted> out{};
+  std::size_t size = Size;
   for (std::size_t i = 0; i < Size; ++i)
-    out[i < at ? i : i + 1] = rows[i];
-  out[at] = row;
+    out[i] = rows[i];
+  for (register_shape const& row : inserted) {
+    std::size_t at = 0;
+    while (at < size && out[at].max_cols <= row.max_cols)
+      ++at;
+    for (std::size_t i = size; i > at; --i)
+      out[i] = out[i - 1];
+    out[at] = row;
+    ++size;
+  }
   return out;
 }
 
@@ -486,8 +493,15 @@ inline constexpr register_shape layernorm_16bit_held_clusters[] = {
 };
 
 /// LayerNorm over 16-bit inputs (three values reduced a row, gamma and beta: the most registers),
-/// the op alone (no load or store nodes; chains take layernorm_chain_16bit).
-inline constexpr auto layernorm_16bit =
+/// the op alone (no load or store nodes; chains take layernorm_chain_16bit). Past 16384 columns
+/// the op alone has rows of its own of five and six packs a thread (round 32, thirty-first
+/// session), for the widths between the powers of two; the rows they pass by in brackets
+/// (rowfuse-bench): at 18432 / 20480 0.947 / 0.943, 32 bytes spilled ([0.91 / 0.92]: the
+/// 32768-column row's sized twins); held, staged persistent, at 36864 / 40960 0.945 / 0.929
+/// ([0.78 / 0.81]: the 65536-column row), 73728 / 81920 0.892 / 0.925 ([0.84 / 0.90]), 151936 /
+/// 163840 0.846 / 0.891 ([0.81 / 0.85]: the 262144-column row's twins), 180224 / 196608 0.887 /
+/// 0.926 ([- / 0.87]).
+inline constexpr auto layernorm_16bit = insert_rows(
     join_rows(join_rows(
                   {
                       {64, 2, 256, false, 1, false, true, 4}, // r8 0.925-0.929 (4 x 128: 0.37-0.72)
@@ -503,7 +517,14 @@ inline constexpr auto layernorm_16bit =
                       phased_capped({4096, 4, 128, true, 1, false, false, 6}, 8),
                   },
                   layernorm_16bit_past_4096),
-              layernorm_16bit_held_clusters);
+              layernorm_16bit_held_clusters),
+    {
+        {20480, 5, 512, true, 1, false, false, 2},
+        {40960, 5, 512, true, 2, true, true, 1, true, 0, column_placement::held},
+        {81920, 5, 256, true, 8, true, true, 1, true, 0, column_placement::held},
+        {163840, 5, 512, true, 8, true, true, 1, true, 0, column_placement::held},
+        {196608, 6, 512, true, 8, true, true, 1, true, 0, column_placement::held},
+    });
 
 /// LayerNorm over 16-bit inputs under a load chain (the residual block), to 4096 columns. Rows
 /// marked s are pipeline_shapes.cu's survey of the residual block (seventeenth session, fp16 /
