@@ -40,8 +40,8 @@ inline constexpr int columns_ahead_packs = 2;
 ///    holds the row at `packs` a lane), block_threads / group rows a block;
 ///  - whole-block rows: the row spans the block, or a cluster of `cluster_blocks` blocks;
 ///  - packs: a thread's packs, any number: threads, warps a row and blocks a cluster are powers
-///    of two, so five packs a thread hold 5/8 of the next power of two (the 16-bit rows just past
-///    one: bench/NOTES.md, thirty-first session);
+///    of two, so five and six packs a thread hold 5/8 and 3/4 of the next power of two (the 16-bit
+///    rows between the powers of two: bench/NOTES.md, thirty-first session);
 ///  - staged: the input travels by cp.async through shared memory;
 ///  - persistent: a grid of resident blocks that loop over the row tiles (staging the next row
 ///    while reducing this one) instead of one block a tile;
@@ -254,7 +254,9 @@ inline constexpr register_shape softmax_16bit[] = {
     // (round 25, nineteenth session; the row before it, 8 x 256 in 16 staged on one cluster a row
     // tile: 0.817 in the same run).
     // Rows of five packs a thread (round 30, thirty-first session): 5/8 of the next power of two,
-    // for the widths just past one, which the next row held at half its packs a thread. 18432 /
+    // for the widths just past one, which the next row held at half its packs a thread. Their
+    // phased kernels are capped to the aligned kernels' blocks an SM (ptxas -v: 72 registers
+    // against 64 cost a block; misaligned 16393 columns 0.59 uncapped, 0.88 capped). 18432 /
     // 20480 columns 0.994-0.996 / 0.992-0.995 (5 x 256 in clusters of 2: 0.997 / 0.993-0.996; the
     // row of sized twins alone it replaces, 4 x 512 in 2, ran 0.87 / 0.91 in rowfuse-bench).
     phased_capped({20480, 5, 512, true, 1, false, false, 1}, 2),
