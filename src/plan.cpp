@@ -172,20 +172,17 @@ bool try_register(plan& p, engine_kind kind, bool forced,
   return false;
 }
 
-/// For a phased row whose automatic shape reads its row back from staging (held): the first shape
-/// of `kind` whose capacity holds the plan's whole packs and that holds them in registers, among
-/// the rows `compiled` marks (empty: every row). A held row ahead of it in the table is passed by:
-/// layernorm's 16-bit tables start their cluster rows with a held row of 65536 columns, and a
-/// forced search that stopped there left rows of 32769-65536 columns off the grid on single
-/// elements (bench/NOTES.md, twenty-seventh session).
-bool take_unheld_shape(plan& p, engine_kind kind, std::span<tuning::register_shape const> shapes,
+/// For a phased row whose automatic shape passes phased plans by (tuning::register_shape::
+/// phased_passes_by): the first shape of `kind` whose capacity holds the plan's whole packs and
+/// that has a phased kernel, among the rows `compiled` marks (empty: every row that has one).
+bool take_phased_shape(plan& p, engine_kind kind, std::span<tuning::register_shape const> shapes,
                        std::span<bool const> compiled, device_info const& device) {
   if (kind == engine_kind::cluster_rows && device.compute_capability < 90)
     return false;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     tuning::register_shape const& s = shapes[i];
-    if (engine_of(s) != kind || s.columns == tuning::column_placement::held ||
-        tuning::capacity(s, p.pack) < p.cols || (!compiled.empty() && !compiled[i]))
+    if (engine_of(s) != kind || !s.has_phased_kernel || tuning::capacity(s, p.pack) < p.cols ||
+        (!compiled.empty() && !compiled[i]))
       continue;
     take_shape(p, kind, shapes, i);
     return true;
@@ -347,28 +344,25 @@ plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engin
                      device_info const& device, std::span<tuning::register_shape const> shapes,
                      std::span<bool const> compiled) {
   index_t const whole = cols / pack * pack;
-  auto const held = [&](plan const& candidate) {
-    return candidate.shape >= 0 &&
-           shapes[std::size_t(candidate.shape)].columns == tuning::column_placement::held;
-  };
   plan p = try_plan(op, rows, whole, pack, forced, device, shapes);
-  if (forced == engine_kind::automatic && held(p))
+  if (forced == engine_kind::automatic && p.shape >= 0 &&
+      shapes[std::size_t(p.shape)].phased_passes_by)
     for (engine_kind const instead : {engine_kind::block_rows, engine_kind::cluster_rows})
-      if (take_unheld_shape(p, instead, shapes, compiled, device))
+      if (take_phased_shape(p, instead, shapes, compiled, device))
         break;
   if (forced == engine_kind::automatic && p.refused.empty())
     p = narrow_phased_shape(p, pack, shapes, compiled);
   p.cols = cols;
   if (!p.refused.empty())
     return p;
-  bool const in_registers = p.engine == engine_kind::warp_rows ||
-                            p.engine == engine_kind::block_rows ||
-                            p.engine == engine_kind::cluster_rows;
-  if (whole == 0 || !in_registers || held(p) || p.group < 2 * pack - 2)
+  bool const register_engine = p.engine == engine_kind::warp_rows ||
+                               p.engine == engine_kind::block_rows ||
+                               p.engine == engine_kind::cluster_rows;
+  if (whole == 0 || !register_engine || p.group < 2 * pack - 2)
     return refuse(p, op, ": phased rows of packs of ", pack, " need a register shape that holds ",
-                  "its row in registers and spans at least ", 2 * pack - 2,
-                  " lanes for cols = ", cols);
-  if (!compiled.empty() && !compiled[std::size_t(p.shape)])
+                  "the row and spans at least ", 2 * pack - 2, " lanes for cols = ", cols);
+  if (!shapes[std::size_t(p.shape)].has_phased_kernel ||
+      (!compiled.empty() && !compiled[std::size_t(p.shape)]))
     return refuse(p, op, ": the register shape for cols = ", cols,
                   " has no phased kernel in this call");
   p.phased = true;

@@ -218,13 +218,16 @@ TEST_CASE("rows of five and six packs: layernorm alone") {
   auto const five = expected_row::five_packs;
   // The 20480-column block row (5 x 512) at 18432 and off the grid at 16393 (ld odd); the held
   // rows, the row read back from its staging slot: 5 x 512 in 2 at 36864, 5 x 256 in 8 at 73728, 5
-  // x 512 in 8 at 151936 (a vocabulary), 6 x 512 in 8 at 180224.
+  // x 512 in 8 at 151936 (a vocabulary), 6 x 512 in 8 at 180224; off the grid (phased, ld odd) at
+  // 36864 and 180224.
   check_norms<__half>({18432, 0}, 18432, true, false, rng, five);
   check_norms<__half>({16396, 3}, 16393, true, false, rng, five);
   check_norms<__half>({36864, 0}, 36864, true, false, rng, five);
+  check_norms<__half>({36867, 3}, 36864, true, false, rng, five);
   check_norms<__nv_bfloat16>({73728, 0}, 73728, true, false, rng, five);
   check_norms<__half>({151936, 0}, 151936, true, false, rng, five);
   check_norms<__half>({180224, 0}, 180224, true, false, rng, expected_row::six_packs);
+  check_norms<__nv_bfloat16>({180227, 3}, 180224, true, false, rng, expected_row::six_packs);
 }
 
 TEST_CASE("rows of five and six packs: rmsnorm") {

@@ -367,7 +367,8 @@ TEST_CASE("single 16-bit elements from 257 to 1024 columns: a warp a row, its 32
   }
 }
 
-TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers, 16+ lanes a row") {
+TEST_CASE("phased plans: the shape that holds a row's whole packs (in registers or read back from "
+          "staging), 16+ lanes a row") {
   rf::device_info const h100 = test::described_device();
   auto const wide = rf::detail::register_shapes(2, 8, shape_family::softmax);
   auto const phased = [&](rf::index_t cols, rf::engine_kind forced = rf::engine_kind::automatic) {
@@ -402,22 +403,30 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers,
   CHECK(!phased(4097, rf::engine_kind::block_smem).phased);
   CHECK(phased(4097, rf::engine_kind::cluster_rows).phased);
 
-  // The tee'd residual block reads its 32768-column row back from staging (held), which a phased
-  // row cannot: 32767 columns take the table's block row for forced plans, in registers.
+  // The tee'd residual block reads its 32768-column row back from staging (held), a row that
+  // passes phased plans by: 32767 columns take the table's block row for forced plans, which holds
+  // the packs in registers. Its 65536-column row, held too, keeps its phased rows (40001 columns).
   auto const tee_chain = rf::detail::register_shapes(2, 8, shape_family::layernorm_tee_chain);
   auto const tee_phased = [&](rf::index_t cols) {
     return rf::detail::try_phased_plan("layernorm", 4096, cols, 8, rf::engine_kind::automatic, h100,
                                        tee_chain);
   };
-  rf::plan const aligned_32768 = rf::detail::choose_plan(
-      "layernorm", 4096, 32768, 8, rf::engine_kind::automatic, h100, tee_chain);
-  REQUIRE(tee_chain[std::size_t(aligned_32768.shape)].columns ==
-          rf::tuning::column_placement::held);
+  auto const tee_aligned = [&](rf::index_t cols) {
+    return rf::detail::choose_plan("layernorm", 4096, cols, 8, rf::engine_kind::automatic, h100,
+                                   tee_chain);
+  };
+  auto const& tee_32768 = tee_chain[std::size_t(tee_aligned(32768).shape)];
+  REQUIRE(tee_32768.columns == rf::tuning::column_placement::held);
+  CHECK(tee_32768.phased_passes_by);
+  CHECK(!tee_32768.has_phased_kernel);
   rf::plan const at_32767 = tee_phased(32767);
   CHECK(at_32767.phased);
   CHECK(at_32767.engine == rf::engine_kind::block_rows);
-  CHECK(tee_chain[std::size_t(at_32767.shape)].columns != rf::tuning::column_placement::held);
   CHECK(rf::tuning::capacity(tee_chain[std::size_t(at_32767.shape)], 8) >= 32760);
+  rf::plan const at_40001 = tee_phased(40001);
+  CHECK(at_40001.phased);
+  CHECK(at_40001.shape == tee_aligned(40000).shape);
+  CHECK(tee_chain[std::size_t(at_40001.shape)].columns == rf::tuning::column_placement::held);
   auto const layernorm_alone = rf::detail::register_shapes(2, 8, shape_family::layernorm);
   // Narrow phased rows on run-time-group rows: a 32-lane group filled to at most 5/8 takes the
   // row with more packs a lane (two rows a warp), one of too few lanes for the edges the row with
@@ -456,31 +465,22 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers,
     CHECK(narrow.packs == 2);
     CHECK(narrow.group == 16);
   }
-  // Past 32768 columns layernorm's 16-bit tables (alone and under a store chain) start their
-  // cluster rows with held rows, and keep cluster rows for forced plans that hold the packs: the
-  // automatic plans stay on the held rows, and phased rows of 32769-131072 columns pass the held
-  // rows by for the first of those that holds them (40001 and 50257 columns, ahead of which the
-  // held 65536-column row stands, and 100003 columns).
+  // Past 32768 columns layernorm's 16-bit tables (alone and under a store chain) read their rows
+  // back from staging (held), and so do their phased rows: each takes the row its whole packs
+  // take aligned (40001 and 50257 columns, and 100003 columns).
   for (shape_family family : {shape_family::layernorm, shape_family::layernorm_store_chain}) {
     CAPTURE(int(family));
     auto const shapes = rf::detail::register_shapes(2, 8, family);
-    for (rf::index_t cols : {65536, 131072}) {
-      CAPTURE(cols);
-      rf::plan const aligned = rf::detail::choose_plan("layernorm", 2048, cols, 8,
-                                                       rf::engine_kind::automatic, h100, shapes);
-      CHECK(shapes[std::size_t(aligned.shape)].columns == rf::tuning::column_placement::held);
-    }
     for (rf::index_t cols : {40001, 50257, 100003}) {
       CAPTURE(cols);
+      rf::plan const aligned = rf::detail::choose_plan("layernorm", 2048, cols / 8 * 8, 8,
+                                                       rf::engine_kind::automatic, h100, shapes);
+      CHECK(shapes[std::size_t(aligned.shape)].columns == rf::tuning::column_placement::held);
       rf::plan const p = rf::detail::try_phased_plan("layernorm", 2048, cols, 8,
                                                      rf::engine_kind::automatic, h100, shapes);
       CHECK(p.phased);
       CHECK(p.engine == rf::engine_kind::cluster_rows);
-      CHECK(p.cluster_blocks == 8);
-      CHECK(shapes[std::size_t(p.shape)].columns != rf::tuning::column_placement::held);
-      // The row of 65536 columns' capacity where it holds the packs, of 131072 past it.
-      CHECK(rf::tuning::capacity(shapes[std::size_t(p.shape)], 8) ==
-            (cols <= 65536 ? 65536 : 131072));
+      CHECK(p.shape == aligned.shape);
     }
     // A call whose cols_range left that row's kernels out: not phased, and the plan says why.
     auto const none = std::make_unique<bool[]>(shapes.size()); // every row false
@@ -489,6 +489,17 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs, in registers,
                                     shapes, std::span<bool const>(none.get(), shapes.size()));
     CHECK(!bounded.phased);
     CHECK(bounded.refused.find("phased") != std::string::npos);
+  }
+  // fp32 layernorm -> fp8 reads its rows back from staging past 16384 columns: phased there but
+  // on its 131072-column row, whose rows off the grid run single elements (unphased).
+  auto const store_chain_32 =
+      rf::detail::register_shapes(4, 4, shape_family::layernorm_store_chain);
+  for (rf::index_t cols : {24577, 40961, 65545, 131081, 262143}) {
+    CAPTURE(cols);
+    rf::plan const p = rf::detail::try_phased_plan(
+        "layernorm", 2048, cols, 4, rf::engine_kind::automatic, h100, store_chain_32);
+    CHECK(store_chain_32[std::size_t(p.shape)].columns == rf::tuning::column_placement::held);
+    CHECK(p.phased == (cols <= 65536 || cols > 131072));
   }
 }
 

@@ -271,20 +271,17 @@ bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store
     constexpr std::size_t I = decltype(index)::value;
     if constexpr (compiled_row<table, I, N, Range, Phased>()) {
       using config = typename register_kernel_config<table, I, N, Phased>::type;
-      // Rows read back from their staging slot are never phased (try_phased_plan).
-      if constexpr (!(Phased && engine::rereads_staged_row<config, Op, Load>)) {
-        if (!launched && p.shape == int(I)) {
-          if constexpr (sized_twin<table, I, N>) {
-            using sized = typename register_kernel_config<table, I, N, Phased, true>::type;
-            if (p.block_threads < config::block_threads)
-              launch_register<sized>(p, op, load, store, stream, dry_run);
-            else
-              launch_register<config>(p, op, load, store, stream, dry_run);
-          } else {
+      if (!launched && p.shape == int(I)) {
+        if constexpr (sized_twin<table, I, N>) {
+          using sized = typename register_kernel_config<table, I, N, Phased, true>::type;
+          if (p.block_threads < config::block_threads)
+            launch_register<sized>(p, op, load, store, stream, dry_run);
+          else
             launch_register<config>(p, op, load, store, stream, dry_run);
-          }
-          launched = true;
+        } else {
+          launch_register<config>(p, op, load, store, stream, dry_run);
         }
+        launched = true;
       }
     }
   });

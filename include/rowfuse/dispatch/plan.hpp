@@ -103,13 +103,13 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
 
 /// try_plan for phased rows of packs of `pack` (plan::phased; the caller checks the views): the
 /// shapes that hold a row's whole packs, at most cols / pack of them (its head and tail are single
-/// elements), in registers (not read back from staging: column_placement::held), a row spanning
-/// at least 2 x pack - 2 lanes (one edge element a lane). Where the automatic plan's shape is read
-/// back from staging, the first block row and then the first cluster row that holds the packs in
-/// registers instead, passing held rows by (a table keeps such rows for forced plans). On group
+/// elements), in registers or read back from their staging slot (column_placement::held), a row
+/// spanning at least 2 x pack - 2 lanes (one edge element a lane). Where the automatic plan's
+/// shape passes phased plans by (tuning::register_shape::phased_passes_by), the first block row
+/// and then the first cluster row that holds the packs and has a phased kernel. On group
 /// rows of a run-time group too narrow for the edges, or of 32 lanes filled to at most 5/8, the
 /// group row with the most packs a lane that spans 2 x pack - 2 lanes (src/plan.cpp,
-/// narrow_phased_shape). Both choose among the rows `compiled` marks (those whose phased kernels
+/// narrow_phased_shape). Each chooses among the rows `compiled` marks (those whose phased kernels
 /// the call instantiated: under its cols_range, and where the table gives the row one,
 /// tuning::register_shape::has_phased_kernel; empty: every row). Where none does, the plan is not
 /// phased and says why in `refused`.

@@ -75,6 +75,9 @@ inline constexpr int columns_ahead_packs = 2;
 ///    one (fewer blocks) lets it hold its values;
 ///  - has_phased_kernel: false where the row has no phased kernel (unphased): rows off the grid
 ///    that it would take run single elements, where those were measured faster;
+///  - phased_passes_by: phased plans pass the row by (it has no phased kernel) for the first
+///    block row, then cluster row, that holds the packs and has one (phased_elsewhere), where
+///    those were measured faster off the grid than the row's own phased kernel;
 ///  - sized_at_launch: a whole-block row (packs wider than an element; of one block or of a
 ///    cluster's) whose rows filling at most sized_fill_eighths / 8 of its capacity run on a twin
 ///    kernel whose blocks the launch sizes: the fewest whole warps a block that hold the row at
@@ -104,6 +107,7 @@ struct register_shape {
   bool sized_at_launch = false;
   int sized_min_blocks_per_sm = 0;
   bool has_phased_kernel = true;
+  bool phased_passes_by = false;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
@@ -133,6 +137,13 @@ constexpr register_shape phased_capped(register_shape row, int min_blocks) {
 /// `row` without a phased kernel (register_shape::has_phased_kernel).
 constexpr register_shape unphased(register_shape row) {
   row.has_phased_kernel = false;
+  return row;
+}
+
+/// `row` without a phased kernel, passed by for another row's (register_shape::phased_passes_by).
+constexpr register_shape phased_elsewhere(register_shape row) {
+  row.has_phased_kernel = false;
+  row.phased_passes_by = true;
   return row;
 }
 
@@ -478,13 +489,6 @@ inline constexpr register_shape layernorm_16bit_clusters[] = {
 inline constexpr register_shape layernorm_16bit_held_clusters[] = {
     {65536, 4, 1024, true, 2, true, true, 1, true, 0,
      column_placement::held}, // r24 0.933-0.935 / 0.913-0.920
-    // For forced plans alone (max_cols no more than the row before: the automatic plan passes
-    // them by): the chains' 65536- and 131072-column rows, which hold the packs in registers, so
-    // that phased rows (try_phased_plan, which passes held rows by, takes the first that holds
-    // the packs) run 32769-65536 and 65537-131072 columns on packs, not on single elements
-    // (bench/NOTES.md, twenty-sixth and twenty-seventh sessions).
-    {65536, 4, 256, true, 8, false, true, 2},
-    {65536, 4, 512, true, 8, false, true, 1},
     {131072, 8, 512, true, 4, true, true, 1, true, 0,
      column_placement::held}, // r24 0.880-0.884 / 0.836-0.837 (4 x 512 in 8: 0.84 / 0.83)
     // Sized (twenty-ninth session, H100 fp16, layernorm / layernorm -> fp8): 131080 0.70 -> 0.77 /
@@ -586,7 +590,10 @@ inline constexpr auto layernorm_chain_16bit =
 /// the same run in brackets). Without the tee the same rows lost (32768: 0.687 -> 0.642, 65536
 /// 0.583 -> 0.575): the residual block is issue-bound there, and a replay runs its chain three
 /// times. The chain's 32768-column block row stays for forced plans: its max_cols is 16384, so that
-/// the automatic plan, which takes a block row before a cluster row, passes it by.
+/// the automatic plan, which takes a block row before a cluster row, passes it by. Phased plans
+/// take it at 16385-32768 columns too: on the held row's phased kernel the tee'd block off the
+/// grid ran 0.37-0.43 of a copy at 16393-24577 columns, on the block row 0.46-0.49 (thirty-second
+/// session, fp16).
 inline constexpr auto layernorm_tee_chain_16bit = join_rows(
     join_rows(replace_rows(layernorm_chain_16bit_to_4096, {{2048, 2, 128, true, 1, true, true, 1},
                                                            {4096, 2, 256, true, 1, true, true, 3}}),
@@ -596,8 +603,8 @@ inline constexpr auto layernorm_tee_chain_16bit = join_rows(
                   {8192, 4, 256, true, 1, true, true, 3},
                   {16384, 4, 512, true, 1, true, true, 1},  // 0.853 (residual staged: 0.853)
                   {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
-                  {32768, 4, 512, true, 2, true, true, 1, true, 0, column_placement::held,
-                   true}, // 0.852 ([0.750])
+                  phased_elsewhere({32768, 4, 512, true, 2, true, true, 1, true, 0,
+                                    column_placement::held, true}), // 0.852 ([0.750])
               }),
     replace_rows(layernorm_16bit_clusters, {{65536, 4, 512, true, 4, true, true, 1, true, 0,
                                              column_placement::held, true}})); // 0.779 ([0.676])
@@ -773,8 +780,10 @@ inline constexpr register_shape layernorm_store_chain_32bit[] = {
     {16384, 8, 512, true, 1, true, true, 1},  // 0.813 ([0.746])
     {32768, 4, 1024, true, 2, true, true, 1, true, 0,
      column_placement::held}, // h 0.918 ([0.738-0.745])
-    {65536, 4, 1024, true, 4, true, true, 1, true, 0, column_placement::held},  // h 0.874 ([0.643])
-    {131072, 8, 256, true, 16, true, true, 1, true, 0, column_placement::held}, // h 0.771 ([0.495])
+    {65536, 4, 1024, true, 4, true, true, 1, true, 0, column_placement::held}, // h 0.874 ([0.643])
+    // h 0.771 ([0.495]). Off the grid single elements: its phased kernel ran 0.24 at 65545
+    // columns against their 0.33, 0.33 against 0.32 at 131081 (thirty-second session).
+    unphased({131072, 8, 256, true, 16, true, true, 1, true, 0, column_placement::held}),
     {262144, 8, 512, true, 16, true, true, 1, true, 0, column_placement::held}, // h 0.488 ([0.459])
 };
 

@@ -355,8 +355,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // This lane's packs inside the row: a prefix of 0 .. P-1, the same for every row but on phased
   // rows (phased_row), whose whole packs start at each row's first column on the grid.
   constexpr bool phased = Config::phased;
-  static_assert(!phased || (phased_op<Op, N> && !rereads_staged_row<Config, Op, Load>),
-                "phased rows run the ops of engine::phased_op, on rows held in registers");
+  static_assert(!phased || phased_op<Op, N>, "phased rows run the ops of engine::phased_op");
   auto const lane_packs = [&](index_t whole_packs) {
     int count = 0;
     ROWFUSE_UNROLL
@@ -950,35 +949,42 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         return loop(n);
     };
     if constexpr (two_phase_op<Op>) {
+      // Each phase over the lane's packs (held, or read back from the slot), then a phased row's
+      // edge element merged after them.
       auto const merge1 = [&](auto a, auto b) { return op.merge1(a, b); };
-      auto const first_local = [&] {
+      auto const merge2 = [&](auto a, auto b) { return op.merge2(a, b); };
+      auto const packs_first = [&] {
         if constexpr (rereads)
           return over_slot([&](float(&x)[N], int count) { return op.phase1(x, count); }, merge1);
-        else if constexpr (phased)
-          return op.merge1(over_values([&](int count) { return op.phase1(v, count); }),
-                           op.phase1(edge, edge_n));
         else
           return over_values([&](int count) { return op.phase1(v, count); });
+      };
+      auto const first_local = [&] {
+        if constexpr (phased)
+          return op.merge1(packs_first(), op.phase1(edge, edge_n));
+        else
+          return packs_first();
       }();
       auto const first_total = reduce(first_local, merge1, shared.first);
       if constexpr (!rereads)
         refill_single_slot();
-      auto const second_local = [&] {
+      auto const packs_second = [&] {
         if constexpr (rereads)
           return over_slot(
               [&](float(&x)[N], int count) { return op.phase2(x, count, first_total, cols); },
-              [&](auto a, auto b) { return op.merge2(a, b); });
-        else if constexpr (phased)
-          return op.merge2(
-              over_values([&](int count) { return op.phase2(v, count, first_total, cols); }),
-              op.phase2(edge, edge_n, first_total, cols));
+              merge2);
         else
           return over_values([&](int count) { return op.phase2(v, count, first_total, cols); });
+      };
+      auto const second_local = [&] {
+        if constexpr (phased)
+          return op.merge2(packs_second(), op.phase2(edge, edge_n, first_total, cols));
+        else
+          return packs_second();
       }();
       if (row_ok)
         read_first_ahead();
-      auto const second_total = reduce(
-          second_local, [&](auto a, auto b) { return op.merge2(a, b); }, shared.second);
+      auto const second_total = reduce(second_local, merge2, shared.second);
       auto const stats = op.finalize2(first_total, second_total, cols);
       auto const finished_values = [&](int p, float(&y)[N]) {
         if constexpr (rereads) {
