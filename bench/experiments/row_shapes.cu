@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-32) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-33) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -959,6 +959,24 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              with_columns<held>(shape<6, 256, true, 16>{}),
              with_columns<held>(shape<6, 512, true, 8>{}));
   }
+#elif ROW_SHAPES_ROUND == 33
+  // Round 33 (thirty-third session): the aligned 16-bit cells where QuACK led rowfuse in the same
+  // lease (bench/RESULTS.md, 2026-11-28). Layernorm at 32-256 columns trails it by 0.01-0.11 on the
+  // tables' 2 x 256 persistent group row (64 and below) and 4 x 128 row under a cap of six; QuACK
+  // runs a pack a lane, 8 lanes a row at 64 columns and 16 at 128, in 128-thread blocks, one block a
+  // tile: shapes of one pack a lane in blocks of 64-256 threads under caps of 8-16 were never timed
+  // for the norms (round 8's narrowest was one pack over 256 threads). At 262144 columns softmax
+  // (0.92 against 0.99) and rmsnorm (0.95 against 0.98): QuACK's shape (8 packs over 256 threads
+  // in clusters of 16, two blocks an SM) and its neighbours, beside the tables' rows.
+  static_assert(wide, "round 33 has 16-bit shapes only");
+  sweep<T>(opname, op, {32, 64, 128, 256}, shape<2, 256, false, 1, 4>{},
+           shape<4, 128, false, 1, 6>{}, shape<1, 128, false, 1, 8>{},
+           shape<1, 128, false, 1, 12>{}, shape<1, 128, false, 1, 16>{},
+           shape<1, 64, false, 1, 16>{}, shape<1, 256, false, 1, 8>{},
+           shape<2, 128, false, 1, 8>{}, shape<2, 128, false, 1, 12>{});
+  sweep<T>(opname, op, {262144}, shape<8, 512, true, 8>{}, shape<8, 256, true, 16>{},
+           shape<8, 256, true, 16, 2>{}, shape<16, 128, true, 16, 2>{},
+           shape<4, 512, true, 16, 2>{}, shape<16, 256, true, 8>{});
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,
   // fp32 262144: ptxas gives log-softmax 76 registers on the 8 x 512 cluster row, one block an
