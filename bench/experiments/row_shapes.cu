@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-33) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-34) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -977,6 +977,18 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
   sweep<T>(opname, op, {262144}, shape<8, 512, true, 8>{}, shape<8, 256, true, 16>{},
            shape<8, 256, true, 16, 2>{}, shape<16, 128, true, 16, 2>{},
            shape<4, 512, true, 16, 2>{}, shape<16, 256, true, 8>{});
+#elif ROW_SHAPES_ROUND == 34
+  // Round 34 (thirty-fourth session): layernorm 16-bit at 32-128 columns. ncu on the tables' row
+  // (2 x 256 persistent under a cap of four, 64 registers) shows 8 bytes spilled and reloaded in
+  // every row's loop (four LDL a row) and DRAM at 76 % of peak, where rmsnorm on the same shape
+  // (47-56 registers, no spill) runs at 0.98 of a copy. The same rows under caps that leave the
+  // registers layernorm needs (three blocks of 256, five or six of 128) and one pack a lane over
+  // 256 threads, beside the tables' row.
+  static_assert(wide, "round 34 has 16-bit shapes only");
+  sweep<T>(opname, op, {32, 64, 128}, shape<2, 256, false, 1, 4>{}, shape<2, 256, false, 1, 3>{},
+           shape<2, 128, false, 1, 6>{}, shape<2, 128, false, 1, 5>{},
+           shape<1, 256, false, 1, 4>{}, shape<1, 256, false, 1, 5>{},
+           shape<2, 512, false, 1, 1>{});
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,
   // fp32 262144: ptxas gives log-softmax 76 registers on the 8 x 512 cluster row, one block an
