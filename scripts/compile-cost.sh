@@ -6,7 +6,8 @@
 # compiled with the flags the CMake target rowfuse::rowfuse gives a Release build:
 #   -O3 -DNDEBUG (CMAKE_CUDA_FLAGS_RELEASE), -std=c++20 (cuda_std_20), -arch=sm_90
 #   (CMAKE_CUDA_ARCHITECTURES 90: SASS for sm_90 plus compute_90 PTX), --expt-relaxed-constexpr,
-#   --extended-lambda (target_compile_options), -I include.
+#   --extended-lambda, --compress-mode=size (target_compile_options; the last unless
+#   ROWFUSE_COMPRESS_FATBIN=OFF, here unless --default-compression), -I include.
 # Cases run one after the other (the machine has 2 cores); no ccache. Needs nvcc and Boost.Hana;
 # the kernel count needs cuobjdump (found on PATH, next to nvcc, or as $CUOBJDUMP) or, without
 # it, python3 and objcopy (the cubin is read straight out of the object's .nv_fatbin).
@@ -14,8 +15,11 @@ set -euo pipefail
 
 usage() {
   cat <<'EOF'
-usage: scripts/compile-cost.sh [--quick] [--arch sm_XX] [--bound-expr 'EXPR' | --bound-call 'STMT']
+usage: scripts/compile-cost.sh [--quick] [--default-compression] [--arch sm_XX]
+                               [--bound-expr 'EXPR' | --bound-call 'STMT']
   --quick            one nvcc run per case instead of the best of 2
+  --default-compression
+                     nvcc's default fatbin compression (as ROWFUSE_COMPRESS_FATBIN=OFF builds)
   --arch sm_XX       GPU architecture for -arch (default sm_90)
   --bound-expr EXPR  case (c): EXPR is passed as one more argument after the stream,
                        rf::softmax(rf::load(x, rows, cols), rf::store(y), stream, EXPR);
@@ -35,12 +39,14 @@ die() {
 }
 
 quick=0
+default_compression=0
 arch=sm_90
 bound_expr=${ROWFUSE_BOUND_EXPR:-}
 bound_call=${ROWFUSE_BOUND_CALL:-}
 while (($#)); do
   case $1 in
     --quick) quick=1 ;;
+    --default-compression) default_compression=1 ;;
     --arch)
       (($# >= 2)) || die "--arch needs a value (e.g. sm_90)"
       arch=$2
@@ -122,6 +128,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 flags=(-std=c++20 "-arch=$arch" -O3 -DNDEBUG --expt-relaxed-constexpr --extended-lambda
   "-I$repo/include")
+((default_compression)) || flags+=(--compress-mode=size)
 
 # --- the translation units ---
 
