@@ -4,8 +4,9 @@
 Writes rowfuse-bench's CSV schema with impl = eager, compile, quack or liger, so that the CSVs
 merge (bench/plot.py, bench/summarize.py). Method as rowfuse-bench and ../shared/anchors: 2^27
 elements a case, uniform inputs in [-4, 4), the median of many timed calls with the L2 flushed
-before each and the GPU's work alone in the interval (gpu_ms), counted bytes = each full-size input read once + each output written once,
-and a device-to-device copy of the same bytes timed in the same run for ratio_to_copy.
+before each and the GPU's work alone in the interval (gpu_ms), counted bytes = each full-size
+input read once + each output written once, and a device-to-device copy of the same bytes timed
+in the same run for ratio_to_copy.
 
 QuACK (quack-kernels, CuTe DSL) and Liger-Kernel (Triton) run softmax, layernorm and rmsnorm
 forward, and the backward of softmax and rmsnorm (QuACK) and of softmax, layernorm and rmsnorm

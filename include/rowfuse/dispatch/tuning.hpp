@@ -512,7 +512,8 @@ inline constexpr auto layernorm_16bit = insert_rows(
                   {
                       // r34 (thirty-fourth session) 0.932-0.940 at 32-64 columns: 72 registers,
                       // no spill; r8's 2 x 256 under a cap of four, 64 registers and 8 bytes
-                      // spilled, 0.889-0.892 in the same run.
+                      // spilled, 0.889-0.892 in the same run. The library call, both tables in
+                      // one run: 0.89 -> 0.92-0.93 at 32, 0.89 -> 0.91-0.92 at 64.
                       {64, 2, 128, false, 1, false, true, 6},
                       // The phased kernels of the next three rows capped to the aligned ones'
                       // blocks an SM (ptxas -v, sm_90, twenty-sixth session: 64 registers aligned,
