@@ -1,6 +1,7 @@
 // rowfuse::error: the one exception the library throws, and the argument checks that raise it.
 #pragma once
 
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -36,6 +37,11 @@ void require(bool ok, char const* where, char const* argument, Value const& valu
              char const* requirement) {
   if (!ok)
     fail(where, ": ", argument, " = ", value, " ", requirement);
+}
+
+/// The norms' eps, on the GPU ops and in the host reference alike.
+inline void check_eps(char const* where, float eps) {
+  require(eps > 0.0f && std::isfinite(eps), where, "eps", eps, "must be finite and > 0");
 }
 
 } // namespace detail

@@ -20,10 +20,6 @@ namespace detail {
 template <class Store>
 inline constexpr bool accurate_exp = std::is_same_v<typename Store::element_type, float>;
 
-inline void check_eps(char const* where, float eps) {
-  require(eps > 0.0f && eps < INFINITY, where, "eps", eps, "must be finite and > 0");
-}
-
 template <class Affine> Affine bind_affine(Affine const& affine, char const* where, index_t cols) {
   if constexpr (std::is_same_v<Affine, no_affine_t>)
     return affine;

@@ -21,11 +21,6 @@ namespace rowfuse::reference {
 
 namespace detail {
 
-inline void check_eps(char const* where, float eps) {
-  rowfuse::detail::require(eps > 0.0f && std::isfinite(eps), where, "eps", eps,
-                           "must be finite and > 0");
-}
-
 template <class G> double gamma_at(view<G const> const& gamma, index_t col) {
   return gamma.data ? rowfuse::detail::widen<double>(gamma.data[col]) : 1.0;
 }
@@ -136,7 +131,7 @@ template <class L, class S, class Affine = no_affine_t>
 std::vector<double> layernorm(L const& load, S const& store, Affine const& affine, float eps,
                               row_stats stats = {}) {
   char const* where = "rf::layernorm";
-  detail::check_eps(where, eps);
+  rowfuse::detail::check_eps(where, eps);
   index_t const cols = load.input.cols;
   auto const bound = [&] {
     if constexpr (std::is_same_v<Affine, no_affine_t>)
@@ -179,7 +174,7 @@ template <class L, class S, class Affine = no_affine_t>
 std::vector<double> rmsnorm(L const& load, S const& store, Affine const& affine, float eps,
                             float* rstd_out = nullptr) {
   char const* where = "rf::rmsnorm";
-  detail::check_eps(where, eps);
+  rowfuse::detail::check_eps(where, eps);
   index_t const cols = load.input.cols;
   auto const bound = [&] {
     if constexpr (std::is_same_v<Affine, no_affine_t>)
