@@ -111,8 +111,8 @@ void take_shape(plan& p, engine_kind kind, std::span<tuning::register_shape cons
   if (s.whole_block) {
     p.block_threads = launch_block_threads(s, p.cols, p.pack);
     p.group = p.block_threads * s.cluster_blocks;
-  } else if (s.row_warps > 0) {
-    p.group = 32 * s.row_warps; // the kernel's compile-time group
+  } else if (s.row_threads > 0) {
+    p.group = s.row_threads; // the kernel's compile-time group
   } else {
     index_t const packs_in_row = ceil_div(p.cols, p.pack);
     p.group = std::min(32, next_power_of_two(ceil_div(packs_in_row, s.packs)));
@@ -130,7 +130,7 @@ void take_shape(plan& p, engine_kind kind, std::span<tuning::register_shape cons
 /// session.
 plan narrow_phased_shape(plan p, int pack, std::span<tuning::register_shape const> shapes,
                          std::span<bool const> compiled) {
-  if (p.engine != engine_kind::warp_rows || shapes[std::size_t(p.shape)].row_warps > 0)
+  if (p.engine != engine_kind::warp_rows || shapes[std::size_t(p.shape)].row_threads > 0)
     return p;
   index_t const packs = ceil_div(p.cols, pack);
   int const lanes_needed = 2 * pack - 2;
@@ -141,7 +141,7 @@ plan narrow_phased_shape(plan p, int pack, std::span<tuning::register_shape cons
   plan best = p;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     tuning::register_shape const& s = shapes[i];
-    if (s.whole_block || s.row_warps > 0 || tuning::capacity(s, pack) < p.cols ||
+    if (s.whole_block || s.row_threads > 0 || tuning::capacity(s, pack) < p.cols ||
         (!compiled.empty() && !compiled[i]))
       continue;
     plan candidate = p;

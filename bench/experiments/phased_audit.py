@@ -34,9 +34,9 @@ def main(path):
         match = CONFIG.search(name)
         if not match:
             continue
-        (pack, packs, threads, whole, staged, cluster, min_blocks, _, row_warps, columns,
+        (pack, packs, threads, whole, staged, cluster, min_blocks, _, row_threads, columns,
          stages_operands, phased, rest) = match.groups()
-        shape = (rest, pack, packs, threads, whole, staged, cluster, row_warps, columns,
+        shape = (rest, pack, packs, threads, whole, staged, cluster, row_threads, columns,
                  stages_operands)
         kernels.setdefault(shape, {})[phased] = (int(registers), int(spilled), int(min_blocks))
     for shape, twins in sorted(kernels.items()):

@@ -343,7 +343,7 @@ constexpr bool reads_in_loop = Config::pack == 1 && sizeof(T) < 4 && !Config::re
 template <class Config> std::string config_name(bool persistent) {
   return shape_name(Config::whole_block, Config::packs, Config::block_threads,
                     Config::template staged<T>, persistent, Config::min_blocks_per_sm,
-                    Config::cluster_blocks, Config::row_warps, reads_in_loop<Config>);
+                    Config::cluster_blocks, Config::row_threads / 32, reads_in_loop<Config>);
 }
 
 /// Launches register_kernel<Config> over the bound expressions with launch.cuh's grid: one
@@ -359,7 +359,7 @@ outcome run_register(Op const& op, Load const& load, Store const& store, bool pe
                 cluster = Config::cluster_blocks;
   outcome o;
   index_t const rows = load.input.rows, cols = load.input.cols;
-  constexpr int row_threads = 32 * (Config::row_warps > 0 ? Config::row_warps : 1);
+  constexpr int row_threads = Config::row_threads > 0 ? Config::row_threads : 32;
   index_t const capacity =
       index_t(Config::whole_block ? threads * cluster : row_threads) * packs * pack;
   if (capacity < cols) {
@@ -367,7 +367,7 @@ outcome run_register(Op const& op, Load const& load, Store const& store, bool pe
     return o;
   }
   int group = threads;
-  if (Config::row_warps > 0) {
+  if (Config::row_threads > 0) {
     group = row_threads;
   } else if (!Config::whole_block) {
     index_t const packs_in_row = (cols + pack - 1) / pack;
@@ -656,7 +656,7 @@ template <pipeline_kind K> void planned_and_ablations(width_case& w) {
           using Load = decltype(rf::bind(full.load, Op::name));
           using Store = decltype(rf::bind(full.store, Op::name, w.rows, w.cols));
           min_blocks = Config::min_blocks_per_sm;
-          row_warps = Config::row_warps;
+          row_warps = Config::row_threads / 32;
           read_in_loop = reads_in_loop<Config>;
           prepare(rf::engine::register_kernel<Config, Op, Load, Store>, Config::block_threads,
                   int(rf::engine::register_shared_bytes<Config, Op, Load>()), o);
@@ -738,7 +738,7 @@ template <pipeline_kind K, class... Shapes> void survey(index_t cols, Shapes...)
                        shape<Packs, Threads, WholeBlock, Staged, MinBlocks, Cluster, Held, RowWarps,
                              ReadsFirst>) {
     using Config = survey_config<rf::detail::register_config<
-        pack, Packs, Threads, WholeBlock, Staged, Cluster, MinBlocks, ReadsFirst, RowWarps,
+        pack, Packs, Threads, WholeBlock, Staged, Cluster, MinBlocks, ReadsFirst, 32 * RowWarps,
         Held ? rf::tuning::column_placement::held : rf::tuning::column_placement::per_engine>>;
     // " ops": the load chain's operand streams staged beside the input
     // (engine::staged_streams); " held": the row read back from its slot

@@ -214,7 +214,7 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
              bool persistent) {
   constexpr int N = misaligned ? 1 : 16 / sizeof(T);
   using config = rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks, RowFirst,
-                                             RowWarps, Columns>;
+                                             32 * RowWarps, Columns>;
   if (Staged && !config::template staged<T>)
     return; // the same kernel as the direct one
   index_t const ld = misaligned ? cols + 1 : cols;
@@ -986,9 +986,8 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
   // 256 threads, beside the tables' row.
   static_assert(wide, "round 34 has 16-bit shapes only");
   sweep<T>(opname, op, {32, 64, 128}, shape<2, 256, false, 1, 4>{}, shape<2, 256, false, 1, 3>{},
-           shape<2, 128, false, 1, 6>{}, shape<2, 128, false, 1, 5>{},
-           shape<1, 256, false, 1, 4>{}, shape<1, 256, false, 1, 5>{},
-           shape<2, 512, false, 1, 1>{});
+           shape<2, 128, false, 1, 6>{}, shape<2, 128, false, 1, 5>{}, shape<1, 256, false, 1, 4>{},
+           shape<1, 256, false, 1, 5>{}, shape<2, 512, false, 1, 1>{});
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,
   // fp32 262144: ptxas gives log-softmax 76 registers on the 8 x 512 cluster row, one block an

@@ -66,6 +66,47 @@ template <class T, bool Log> void check_width(long cols, std::mt19937& rng) {
   }
 }
 
+/// Single elements on a flat tile (engine/flat_tile.cuh): rows one element off the grid at strides
+/// the tile holds (ld = cols + 1, and its widest: the row's capacity and a 16-byte chunk more) and
+/// just past it, which the kernel reads from global memory instead; enough rows that blocks walk
+/// several tiles (the next one's copies in flight while one is read).
+template <class T> void check_flat_tiles(std::span<long const> widths, std::mt19937& rng) {
+  long const rows = test::small_mode() ? 3000 : 150000;
+  long const chunk = 16 / long(sizeof(T));
+  for (long cols : widths) {
+    rf::launch_options dry;
+    dry.dry_run = true;
+    test::mirrored<T> probe_buffer(2); // a dry run reads nothing: any pointer one element off
+    auto const probe =
+        rf::softmax(rf::load(static_cast<T const*>(probe_buffer.d(1)), rows, cols, cols + 1),
+                    rf::store(probe_buffer.d(1), cols + 1), nullptr, dry);
+    REQUIRE(probe.pack == 1);
+    REQUIRE(probe.staged); // the flat tile
+    long const capacity = long(probe.group) * probe.packs;
+    for (long ld : {cols + 1, capacity + chunk, capacity + chunk + 1}) {
+      CAPTURE(cols);
+      CAPTURE(ld);
+      long const offset = 1;
+      std::size_t const size = std::size_t(offset + rows * ld);
+      test::mirrored<T> x(size), y(size), y_ref(size);
+      test::fill_uniform(x.host, rng);
+      x.upload();
+      auto const exact = rf::reference::softmax(rf::load(x.h(offset), rows, cols, ld),
+                                                rf::store(y_ref.h(offset), ld));
+      test::poison(y.host);
+      y.upload();
+      rf::plan const p = rf::softmax(rf::load(static_cast<T const*>(x.d(offset)), rows, cols, ld),
+                                     rf::store(y.d(offset), ld));
+      test::sync_and_check();
+      INFO(rf::explain(p));
+      CHECK(p.staged);
+      std::vector<T> const got = y.download();
+      CHECK_MATCHES(test::compare(got, exact, rows, cols, ld, offset, 0.0));
+      CHECK(-1 == test::written_outside(got, rows, cols, ld, offset));
+    }
+  }
+}
+
 template <class T, bool Log> void check_all_widths(unsigned seed) {
   std::mt19937 rng(seed);
   for (long cols : test::shape_widths())
@@ -91,4 +132,11 @@ TEST_CASE("log_softmax fp16 over every width and engine") {
 }
 TEST_CASE("log_softmax bf16 over every width and engine") {
   check_all_widths<__nv_bfloat16, true>(6);
+}
+TEST_CASE("softmax over single elements on flat tiles, strides in and past the tile") {
+  std::mt19937 rng(7);
+  // Widths that no phased plan takes (fp32 phases rows from 48 columns).
+  long const half_widths[] = {1, 7, 33, 100}, float_widths[] = {1, 7, 33};
+  check_flat_tiles<__half>(half_widths, rng);
+  check_flat_tiles<float>(float_widths, rng);
 }

@@ -148,7 +148,7 @@ struct register_kernel_config {
                                                     : shape.min_blocks_per_sm;
   using type =
       register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
-                      shape.cluster_blocks, min_blocks, shape.reads_row_first, shape.row_warps,
+                      shape.cluster_blocks, min_blocks, shape.reads_row_first, shape.row_threads,
                       shape.columns, shape.stages_operands, Phased, Sized>;
 };
 
@@ -203,7 +203,7 @@ void launch_register(plan& p, Op const& op, Load const& load, Store const& store
                               : p.block_threads != Config::block_threads)
     fail(p.op, ": the plan's block of ", p.block_threads, " threads does not fit its kernel's ",
          Config::block_threads, Config::sized_at_launch ? " (at most)" : "");
-  p.staged = Config::template staged<T>;
+  p.staged = Config::template staged<T> || Config::stages_flat;
   p.dynamic_smem = engine::register_shared_bytes<Config, Op, Load>(
       p.block_threads, engine::rows_per_unit(op) > 1 ? p.cols : 0,
       Config::whole_block ? 1 : p.block_threads / p.group);

@@ -9,10 +9,12 @@ namespace rowfuse::detail {
 
 /// One register-engine kernel's shape. `WholeBlock`: the row spans the block (and the cluster);
 /// otherwise a group of lanes, several rows a block: 1-32 lanes, a power of two chosen at run
-/// time, or `RowWarps` whole warps known at compile time (tuning::register_shape::row_warps).
+/// time, or `RowThreads` threads known at compile time (tuning::register_shape::row_threads).
 /// `Staged`: the input's packs travel by cp.async into shared memory (no registers held while in
 /// flight; the next row's while the current one is reduced when a block loops), and the load chain
 /// runs on the staged values; packs of 4, 8 or 16 bytes only (for others the flag is ignored).
+/// Single elements on group rows of `RowThreads` threads are staged as the block's flat tile of
+/// rows instead (engine/flat_tile.cuh), in 16-byte copies whatever the element's size.
 /// `MinBlocksPerSM` caps registers a thread at 64K / (threads x it), as __launch_bounds__ does.
 /// `ReadsRowFirst`: single elements narrower than a float are all read before any arithmetic
 /// (tuning::register_shape::reads_row_first). `Columns`: where an op's per-column operands wait for
@@ -25,16 +27,19 @@ namespace rowfuse::detail {
 /// kernel without it, whose pack and staging offsets are compile-time constants.
 template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false,
           int ClusterBlocks = 1, int MinBlocksPerSM = 1, bool ReadsRowFirst = true,
-          int RowWarps = 0, tuning::column_placement Columns = tuning::column_placement::per_engine,
+          int RowThreads = 0,
+          tuning::column_placement Columns = tuning::column_placement::per_engine,
           bool StagesOperands = false, bool Phased = false, bool SizedAtLaunch = false>
 struct register_config {
   static_assert(ClusterBlocks == 1 || WholeBlock, "a cluster holds whole-block rows");
   static_assert(!SizedAtLaunch || WholeBlock, "the launch sizes the blocks of whole-block rows");
-  static_assert(RowWarps == 0 || !WholeBlock, "whole warps a row are a group row's shape");
+  static_assert(RowThreads == 0 || !WholeBlock, "threads a row are a group row's shape");
   static_assert(BlockThreads % 32 == 0, "a block holds whole warps");
-  static_assert(RowWarps >= 0 && (RowWarps & (RowWarps - 1)) == 0 &&
-                    BlockThreads % (32 * (RowWarps > 0 ? RowWarps : 1)) == 0,
-                "a row of whole warps takes a power of two of them, and a block whole rows");
+  static_assert(RowThreads >= 0 && (RowThreads & (RowThreads - 1)) == 0 &&
+                    BlockThreads % (RowThreads > 0 ? RowThreads : 1) == 0,
+                "a row takes a power of two of threads, and a block whole rows");
+  static_assert(!(Staged && N == 1 && !WholeBlock) || RowThreads > 0,
+                "a flat tile of single elements holds the rows of a group known at compile time");
   static_assert(ClusterBlocks >= 1 && ClusterBlocks <= 16 &&
                     (ClusterBlocks & (ClusterBlocks - 1)) == 0,
                 "a cluster has 1, 2, 4, 8 or 16 blocks");
@@ -45,7 +50,7 @@ struct register_config {
   static constexpr int cluster_blocks = ClusterBlocks;
   static constexpr int min_blocks_per_sm = MinBlocksPerSM;
   static constexpr bool reads_row_first = ReadsRowFirst;
-  static constexpr int row_warps = RowWarps;
+  static constexpr int row_threads = RowThreads;
   static constexpr bool columns_in_shared = Columns == tuning::column_placement::shared;
   /// The row read back from its staging slot at each phase and at the finish, the operands held
   /// with it, where the kernel can (engine::rereads_staged_row); read ahead elsewhere.
@@ -64,7 +69,11 @@ struct register_config {
            (!capped || (sum_values <= tuning::kept_chunk_sum_values_capped && Packs <= 2));
   }
 
-  template <class T> static constexpr bool staged = Staged&& async_copy_size_ok<T, N>;
+  /// The block's rows of single elements staged as one flat tile (engine::flat_tile).
+  static constexpr bool stages_flat = Staged && N == 1 && !WholeBlock;
+  /// Each thread's packs staged in its own slots.
+  template <class T>
+  static constexpr bool staged = Staged && !stages_flat && async_copy_size_ok<T, N>;
   /// One slot holds a row's packs of every stream that travels through it: the input's, a
   /// gradient op's second stream, a load chain's operand streams (engine::staged_streams);
   /// `element_bytes` is one element of each, together.

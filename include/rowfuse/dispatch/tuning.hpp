@@ -49,15 +49,16 @@ inline constexpr int columns_ahead_packs = 2;
 ///  - reads_row_first: single elements narrower than a float (the 16-bit single-element tables)
 ///    are all read before any arithmetic; otherwise each is read in the transform loop
 ///    (engine/register_engine.cuh's inputs_first). Ignored for packs and fp32;
-///  - row_warps: group rows of exactly that many whole warps (a power of two), the group a
-///    compile-time constant whatever the width (narrower rows leave lanes idle), block_threads /
-///    (32 x row_warps) rows a block; 0: a group of 1-32 lanes, the plan's power of two at run
-///    time. With a run-time group every access recomputes its address from the group (16-20
-///    instructions and a branch an element); with 32 known it is [base + immediate] (single
-///    16-bit elements at 1000 columns, a warp of 32 a lane: 0.27 -> 0.86, thirteenth session).
-///    Rows of two or more warps reduce across them through shared memory, one barrier a
-///    reduction for the block's rows together, so that a block moves several rows' bytes where
-///    one whole-block row would be too small a block;
+///  - row_threads: group rows of exactly that many threads (a power of two: 2-16 lanes of a
+///    warp, or whole warps), the group a compile-time constant whatever the width (narrower rows
+///    leave lanes idle), block_threads / row_threads rows a block; 0: a group of 1-32 lanes, the
+///    plan's power of two at run time. With a run-time group every access recomputes its address
+///    from the group (16-20 instructions and a branch an element); with the group known it is
+///    [base + immediate] (single 16-bit elements at 1000 columns, a warp of 32 a lane: 0.27 ->
+///    0.86, thirteenth session). Rows of a warp or less reduce by shuffles; rows of two or more
+///    warps across them through shared memory, one barrier a reduction for the block's rows
+///    together, so that a block moves several rows' bytes where one whole-block row would be too
+///    small a block;
 ///  - columns: where an op's per-column operands (the norms' gamma and beta) wait between their
 ///    loads and their use (column_placement). Ignored where a thread holds few values
 ///    (kept_column_values), which keeps them in registers across rows;
@@ -100,7 +101,7 @@ struct register_shape {
   bool persistent;
   int min_blocks_per_sm;
   bool reads_row_first = true;
-  int row_warps = 0;
+  int row_threads = 0;
   column_placement columns = column_placement::per_engine;
   bool stages_operands = false;
   int phased_min_blocks_per_sm = 0;
@@ -149,9 +150,9 @@ constexpr register_shape phased_elsewhere(register_shape row) {
 
 /// Columns one shape can hold at `pack` elements a pack.
 constexpr index_t capacity(register_shape const& s, int pack) {
-  index_t const group = s.whole_block     ? s.block_threads * s.cluster_blocks
-                        : s.row_warps > 0 ? 32 * s.row_warps
-                                          : 32;
+  index_t const group = s.whole_block       ? s.block_threads * s.cluster_blocks
+                        : s.row_threads > 0 ? s.row_threads
+                                            : 32;
   return group * s.packs * pack;
 }
 
@@ -373,7 +374,7 @@ inline constexpr register_shape attention_16bit[] = {
     {512, 2, 256, false, 1, true, false, 1}, // 0.75-0.78 at 128-512 ([0.72-0.74])
     // Rows of 2 warps, 4 a block: pipeline_shapes.cu's survey_warps 0.852 (fp16); the planned call
     // 0.799 / 0.784 -> 0.855 / 0.850 (fp16 / bf16) against softmax's 4 x 128 row before it.
-    {1024, 2, 128, false, 1, true, false, 1, true, 2},
+    {1024, 2, 128, false, 1, true, false, 1, true, 64},
     // softmax's 2048-column warp row, for forced plans only (the automatic plan takes the block
     // row below from 1025 columns).
     {1024, 8, 128, false, 1, true, false, 2},
@@ -404,7 +405,7 @@ inline constexpr register_shape rmsnorm_16bit[] = {
     {1024, 4, 256, false, 1, false, false, 3}, // r4 0.996 (persistent staged: 0.91)
     // Rows of 2 warps, 2 a block: r29 0.997 / 0.999 (fp16 / bf16; the block row before, r4's 2 x
     // 128 persistent: 0.937 / 0.944 in the same run).
-    {2048, 4, 256, false, 1, false, false, 3, true, 2},
+    {2048, 4, 256, false, 1, false, false, 3, true, 64},
     // r4 0.994 (2 x 256 staged persistent: 0.87). Its phased kernel capped to the aligned one's six
     // blocks an SM (ptxas -v, twenty-sixth session: 78 / 96 registers, 79 capped, no spill).
     phased_capped({4096, 4, 128, true, 1, false, false, 1}, 6),
@@ -522,7 +523,7 @@ inline constexpr auto layernorm_16bit = insert_rows(
                       phased_capped({1024, 4, 128, false, 1, false, false, 6}, 8),
                       // Rows of 2 warps, 2 a block: r29 0.990 / 0.984 (fp16 / bf16; r4's block row
                       // before: 0.945 / 0.940 in the same run).
-                      phased_capped({2048, 4, 256, false, 1, false, false, 3, true, 2}, 4),
+                      phased_capped({2048, 4, 256, false, 1, false, false, 3, true, 64}, 4),
                       // r9 0.994 (r4's 2 x 256 staged persistent: 0.922)
                       phased_capped({4096, 4, 128, true, 1, false, false, 6}, 8),
                   },
@@ -552,7 +553,7 @@ inline constexpr register_shape layernorm_chain_16bit_to_4096[] = {
     // Rows of 2 warps for forced plans alone (max_cols no more than the row before: the automatic
     // plan passes it by), so that every engine forced on layernorm alone runs here (its rows of
     // warps reach 2048 columns).
-    {512, 4, 256, false, 1, false, false, 3, true, 2},
+    {512, 4, 256, false, 1, false, false, 3, true, 64},
     // The 2048- and 4096-column rows sized (twenty-eighth session, the residual block): 1032 0.56
     // -> 0.59, 2056 0.60 -> 0.67, 4104 0.67 -> 0.71, 5120 0.77 -> 0.82. The 1024-column row's twin
     // (513-640 columns) was not measured.
@@ -627,7 +628,7 @@ inline constexpr auto layernorm_store_chain_16bit = join_rows(
         // Rows of 2 warps for forced plans alone (max_cols no more than the row before: the
         // automatic plan passes it by), so that every engine forced on layernorm alone runs here
         // (its rows of warps reach 2048 columns).
-        {1024, 4, 256, false, 1, false, false, 3, true, 2},
+        {1024, 4, 256, false, 1, false, false, 3, true, 64},
         // The block rows sized (twenty-eighth session): 1032 0.56 -> 0.67, 2056 0.65 -> 0.70, 4104
         // 0.63 -> 0.69, 5120 0.73 -> 0.81, 8200 0.61 -> 0.80, 10240 0.72 -> 0.90, 16392 0.54 ->
         // 0.67, 20480 0.65 -> 0.82.
@@ -753,8 +754,8 @@ inline constexpr auto layernorm_32bit = replace_rows(
             // Rows of 2 and 4 warps, 2 a block (r29: 1.015 at 1024 and 2048; r4's block row at
             // 2048, past_512's, ran 0.964 in the same run). Past_512's block rows at 1024 and
             // 2048 serve forced plans.
-            {1024, 4, 256, false, 1, true, false, 3, true, 2},
-            {2048, 4, 256, false, 1, false, false, 3, true, 4},
+            {1024, 4, 256, false, 1, true, false, 3, true, 64},
+            {2048, 4, 256, false, 1, false, false, 3, true, 128},
         },
         layernorm_32bit_past_512),
     {
@@ -776,7 +777,7 @@ inline constexpr register_shape layernorm_store_chain_32bit[] = {
     // Rows of 4 warps for forced plans alone (max_cols no more than the row before: the automatic
     // plan passes it by), so that every engine forced on layernorm alone runs here (its rows of
     // warps reach 2048 columns).
-    {512, 4, 256, false, 1, false, false, 3, true, 4},
+    {512, 4, 256, false, 1, false, false, 3, true, 128},
     {1024, 2, 128, true, 1, false, true, 1},  // 0.905 ([0.833])
     {2048, 4, 128, true, 1, true, true, 1},   // 0.918 ([0.824])
     {4096, 8, 128, true, 1, false, false, 6}, // 0.939 ([0.813])
@@ -806,7 +807,7 @@ inline constexpr register_shape layernorm_chain_32bit[] = {
     // Rows of 4 warps for forced plans alone (max_cols no more than the row before: the automatic
     // plan passes it by), so that every engine forced on layernorm alone runs here (its rows of
     // warps reach 2048 columns).
-    {512, 4, 256, false, 1, false, false, 3, true, 4},
+    {512, 4, 256, false, 1, false, false, 3, true, 128},
     {1024, 2, 128, true, 1, false, false, 1}, // 0.941-0.942 (staged persistent: 0.946)
     {2048, 2, 256, true, 1, true, true, 1},   // 0.928 ([0.852])
     {4096, 2, 512, true, 1, true, true, 2},   // 0.948 ([0.805])
@@ -832,7 +833,7 @@ inline constexpr register_shape layernorm_tee_chain_32bit[] = {
     // Rows of 4 warps for forced plans alone (max_cols no more than the row before: the automatic
     // plan passes it by), so that every engine forced on layernorm alone runs here (its rows of
     // warps reach 2048 columns).
-    {512, 4, 256, false, 1, false, false, 3, true, 4},
+    {512, 4, 256, false, 1, false, false, 3, true, 128},
     {1024, 2, 128, true, 1, true, false, 1, true, 0, column_placement::per_engine,
      true}, // o 0.971 ([0.961])
     {2048, 4, 128, true, 1, true, false, 1, true, 0, column_placement::per_engine,
@@ -853,9 +854,10 @@ inline constexpr register_shape layernorm_tee_chain_32bit[] = {
 // row_shapes.cu on the layout of `rowfuse-bench --misalign` (every pointer one element off, ld =
 // cols + 1), fp16, one block a tile. Rounds 11-13 (thirteenth and fourteenth sessions) hold 32
 // elements a thread, read in the transform loop (engine/register_engine.cuh's inputs_first).
-// Rows up to 256 columns were not surveyed. 2-byte elements cannot be staged (cp.async moves 4
-// bytes or more). What the rounds show:
-//  - group rows need their group at compile time (register_shape::row_warps): a warp of 32 a
+// Rows up to 256 columns were not surveyed there (the flat tiles below were, by the library call).
+// 2-byte elements cannot be staged one by one (cp.async moves 4 bytes or more). What the rounds
+// show:
+//  - group rows need their group at compile time (register_shape::row_threads): a warp of 32 a
 //    lane at 1000 columns ran at 0.27 with a run-time group, 0.86-0.90 with 32 known;
 //  - a row runs near its best only where most of its threads hold all 32 values (the ops' loops
 //    then run unguarded): softmax at 4097 columns 0.62 on 32 x 256 (16-17 values a thread),
@@ -864,24 +866,52 @@ inline constexpr register_shape layernorm_tee_chain_32bit[] = {
 // Each comment gives the ratio to copy over the row's widths (r13: 2100-8191 columns, whichever
 // surveyed widths it takes) or at the width named, and what held them before.
 
+/// Single elements up to 256 columns, 16-bit and fp32: the block's rows staged as one flat tile
+/// (engine/flat_tile.cuh: the span they cover, in 16-byte cp.async copies, read back an element at
+/// a time) on groups of 2-32 lanes known at compile time, eight values a lane. Measured (thirty-
+/// fifth session, H100, `bench/results/2026-11-28-thirty-fifth/narrow/`: the library call on
+/// `--misalign`'s layout, every pointer one element off and ld = cols + 1, at 5-255 columns; ratio
+/// to copy, the rows before -> these; before: a lane a value on a group of 1-32 lanes to 32
+/// columns, eight values a lane on a run-time group to 256):
+///  - softmax fp16: 5-64 columns 0.11-0.30 -> 0.28-0.65, 100-128 0.35-0.40 -> 0.50-0.60;
+///    fp32 at 5-33 (phased packs from 48) 0.23-0.42 -> 0.41-0.58;
+///  - layernorm fp16: 5-32 0.07-0.14 -> 0.19-0.31, 33-64 0.27-0.34 level, 100-128 +0.02-0.03;
+///    fp32: 5 and 17-33 0.14-0.40 -> 0.31-0.41, 16 0.28 -> 0.26;
+///  - rmsnorm fp16 (through scalar_heavy_16bit): 5 and 17-31 0.15-0.28 -> 0.27-0.32, 33-128 +0.00-
+///    0.03, but 16 0.31 -> 0.21 and 32 0.30 -> 0.27. rmsnorm fp32 lost at 16 and 24-32 (0.36-0.52
+///    -> 0.26-0.32) and keeps the rows before (scalar_32bit).
+/// The same rows reading each value from global memory (no tile) ran 0.01-0.11 under these at most
+/// widths and 0.03-0.09 over them at 5 and 33 columns (a row a third to a half of its group's
+/// values); sixteen values a lane on half the lanes, tile or not, ran under both. Still far under
+/// issue 11's 0.85: these rows are bound by their instructions (ncu, layernorm fp16 at 64
+/// columns: 2.1 warp instructions an element, against the 1.2 an SM issues in a copy's time;
+/// bench/NOTES.md).
+inline constexpr register_shape flat_narrow_rows[] = {
+    {16, 8, 128, false, 1, true, true, 1, true, 2},
+    {32, 8, 128, false, 1, true, true, 1, true, 4},
+    {64, 8, 128, false, 1, true, true, 1, true, 8},
+    {128, 8, 128, false, 1, true, true, 1, true, 16},
+    {256, 8, 128, false, 1, true, true, 1, true, 32},
+};
+
 /// Softmax (and log-softmax, but at 2048 columns) over single 16-bit elements (softmax /
 /// log-softmax).
-inline constexpr register_shape scalar_light_16bit[] = {
-    {32, 1, 128, false, 1, false, true, 1},
-    {256, 8, 128, false, 1, false, true, 1},
-    // r12 at 520 / 1000: 0.66 / 0.90, 0.52 / 0.80 (round 3's 4 x 256 block rows: 0.35 / 0.65,
-    // 0.32 / 0.58)
-    {1024, 32, 128, false, 1, false, false, 8, false, 1},
-    {2048, 32, 64, true, 1, false, false, 1, false},   // r11 0.812 / 0.62 at 2047
-    {3072, 32, 96, true, 1, false, false, 8, false},   // r13 0.80-0.89 / 0.71-0.83
-    {4096, 32, 128, true, 1, false, false, 8, false},  // r13 0.81-0.94 / 0.69-0.90
-    {5120, 32, 160, true, 1, false, false, 6, false},  // r13 0.77-0.82 / 0.72-0.75 (32 x 256:
-                                                       //   0.62-0.75 / 0.41-0.52)
-    {8192, 32, 256, true, 1, false, false, 4, false},  // r13 0.80-0.90 / 0.70-0.86 (a cap of 2:
-                                                       //   0.90 / 0.60 at 8191)
-    {16384, 32, 512, true, 1, false, false, 2, false}, // r11 0.779 / 0.73 at 16383
-    {32768, 32, 1024, true, 1, false, true, 1, false}, // r11 0.614 / 0.58 at 32767
-};
+inline constexpr auto scalar_light_16bit = join_rows(
+    flat_narrow_rows,
+    {
+        // r12 at 520 / 1000: 0.66 / 0.90, 0.52 / 0.80 (round 3's 4 x 256 block rows: 0.35 / 0.65,
+        // 0.32 / 0.58)
+        {1024, 32, 128, false, 1, false, false, 8, false, 32},
+        {2048, 32, 64, true, 1, false, false, 1, false},   // r11 0.812 / 0.62 at 2047
+        {3072, 32, 96, true, 1, false, false, 8, false},   // r13 0.80-0.89 / 0.71-0.83
+        {4096, 32, 128, true, 1, false, false, 8, false},  // r13 0.81-0.94 / 0.69-0.90
+        {5120, 32, 160, true, 1, false, false, 6, false},  // r13 0.77-0.82 / 0.72-0.75 (32 x 256:
+                                                           //   0.62-0.75 / 0.41-0.52)
+        {8192, 32, 256, true, 1, false, false, 4, false},  // r13 0.80-0.90 / 0.70-0.86 (a cap of 2:
+                                                           //   0.90 / 0.60 at 8191)
+        {16384, 32, 512, true, 1, false, false, 2, false}, // r11 0.779 / 0.73 at 16383
+        {32768, 32, 1024, true, 1, false, true, 1, false}, // r11 0.614 / 0.58 at 32767
+    });
 
 /// Log-softmax over single 16-bit elements: softmax's rows but at 2048 columns, where a cap of 12
 /// blocks (80 registers, against 134) gains log-softmax what it does not gain softmax (r13: 0.727
@@ -897,7 +927,7 @@ inline constexpr auto scalar_log_softmax_16bit =
 inline constexpr register_shape scalar_pipeline_narrow_16bit[] = {
     {32, 1, 128, false, 1, false, true, 1},
     {256, 8, 128, false, 1, false, true, 1},
-    {256, 32, 128, false, 1, false, false, 8, false, 1},
+    {256, 32, 128, false, 1, false, false, 8, false, 32},
 };
 
 /// The attention pipeline over single 16-bit elements: round 3's softmax rows, read first.
@@ -912,23 +942,23 @@ inline constexpr auto scalar_attention_16bit =
 
 /// The norms over single 16-bit elements: layernorm's rows (layernorm / rmsnorm), which caps near
 /// 64 registers suit (at 80, layernorm lost 0.05-0.08 on r13's rows of 128-256 threads).
-inline constexpr register_shape scalar_heavy_16bit[] = {
-    {32, 1, 128, false, 1, false, true, 1},
-    {256, 8, 128, false, 1, false, true, 1},
-    // r12 at 520 / 1000: 0.49 / 0.62, 0.68 / 0.77 (round 3's 16 x 64 block rows: 0.37 / 0.60,
-    // 0.26 / 0.34)
-    {1024, 32, 128, false, 1, false, false, 8, false, 1},
-    {2048, 16, 128, true, 1, false, true, 1},          // r12 0.584 / 0.45 at 2047
-    {3072, 32, 96, true, 1, false, false, 10, false},  // r13 0.47-0.52 / 0.71-0.79
-    {4096, 32, 128, true, 1, false, false, 8, false},  // r13 0.48-0.57 / 0.69-0.82
-    {5120, 32, 160, true, 1, false, false, 6, false},  // r13 0.46-0.55 / 0.67-0.79 (32 x 256 at
-                                                       //   a cap of 2: 0.28-0.32 / 0.58-0.67)
-    {8192, 32, 256, true, 1, false, false, 4, false},  // r13 0.48-0.56 / 0.67-0.80 (a cap of 2:
-                                                       //   0.41 / 0.80 at 8191)
-    {16384, 32, 512, true, 1, false, false, 2, false}, // r11 0.518 / 0.763 (r3's: 0.37 / 0.52)
-    {32768, 32, 1024, true, 1, false, true, 1, false}, // r11 0.446 / 0.613 (read first: 0.33 /
-                                                       //   0.29)
-};
+inline constexpr auto scalar_heavy_16bit = join_rows(
+    flat_narrow_rows,
+    {
+        // r12 at 520 / 1000: 0.49 / 0.62, 0.68 / 0.77 (round 3's 16 x 64 block rows: 0.37 / 0.60,
+        // 0.26 / 0.34)
+        {1024, 32, 128, false, 1, false, false, 8, false, 32},
+        {2048, 16, 128, true, 1, false, true, 1},          // r12 0.584 / 0.45 at 2047
+        {3072, 32, 96, true, 1, false, false, 10, false},  // r13 0.47-0.52 / 0.71-0.79
+        {4096, 32, 128, true, 1, false, false, 8, false},  // r13 0.48-0.57 / 0.69-0.82
+        {5120, 32, 160, true, 1, false, false, 6, false},  // r13 0.46-0.55 / 0.67-0.79 (32 x 256 at
+                                                           //   a cap of 2: 0.28-0.32 / 0.58-0.67)
+        {8192, 32, 256, true, 1, false, false, 4, false},  // r13 0.48-0.56 / 0.67-0.80 (a cap of 2:
+                                                           //   0.41 / 0.80 at 8191)
+        {16384, 32, 512, true, 1, false, false, 2, false}, // r11 0.518 / 0.763 (r3's: 0.37 / 0.52)
+        {32768, 32, 1024, true, 1, false, true, 1, false}, // r11 0.446 / 0.613 (read first: 0.33 /
+                                                           //   0.29)
+    });
 
 /// RMSNorm over single 16-bit elements: the norms' rows but where rounds 11 and 13 found others
 /// faster for rmsnorm (layernorm's figures in brackets).
@@ -952,15 +982,24 @@ inline constexpr auto scalar_heavy_chain_16bit =
                                                 {32768, 32, 1024, true, 1, false, true, 1},
                                             });
 
-/// Every op over single fp32 elements: staged (4-byte cp.async) from 2048 columns.
-inline constexpr register_shape scalar_32bit[] = {
-    {32, 1, 128, false, 1, false, true, 1},    {256, 8, 128, false, 1, false, true, 1},
+/// Single fp32 elements past 256 columns: staged (4-byte cp.async) from 2048 columns.
+inline constexpr register_shape scalar_32bit_past_256[] = {
     {1024, 4, 256, true, 1, false, true, 1},   // softmax 0.903
     {2048, 16, 128, true, 1, true, false, 1},  // 0.992 (32 x 64: 0.997)
     {8192, 32, 256, true, 1, true, true, 1},   // 0.856 at 4097, 0.921 at 8191
     {16384, 32, 512, true, 1, true, true, 1},  // 0.870
     {32768, 32, 1024, true, 1, true, true, 1}, // 0.780
 };
+
+/// Softmax, log-softmax and layernorm over single fp32 elements: flat tiles to 256 columns.
+inline constexpr auto scalar_flat_32bit = join_rows(flat_narrow_rows, scalar_32bit_past_256);
+
+/// The other ops over single fp32 elements (rmsnorm, which lost on flat tiles at 16-32 columns;
+/// attention and the layernorm chains, not timed on them): a lane a value on a run-time group to
+/// 32 columns, eight values a lane to 256.
+inline constexpr auto scalar_32bit =
+    join_rows({{32, 1, 128, false, 1, false, true, 1}, {256, 8, 128, false, 1, false, true, 1}},
+              scalar_32bit_past_256);
 
 // The backward ops (gradient ops: a thread holds the input's values and the gradient's, twice a
 // forward op's) have tables of their own; those not surveyed were chosen to avoid spills. ptxas -v
@@ -1176,7 +1215,11 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
     else
       return gradient_16bit;
   } else if constexpr (Pack == 1 && ElementBytes == 4) {
-    return scalar_32bit;
+    if constexpr (Family == shape_family::softmax || Family == shape_family::log_softmax ||
+                  Family == shape_family::layernorm)
+      return scalar_flat_32bit;
+    else
+      return scalar_32bit;
   } else if constexpr (Pack == 1) {
     if constexpr (Family == shape_family::softmax)
       return scalar_light_16bit;

@@ -36,6 +36,7 @@
 #include "../detail/vector_io.hpp"
 #include "cluster_exchange.cuh"
 #include "common.cuh"
+#include "flat_tile.cuh"
 #include "operand_streams.cuh"
 #include "phased_row.cuh"
 #include "pure_chain.hpp"
@@ -46,7 +47,7 @@ namespace rowfuse::engine {
 /// of the tuning table):
 ///  - `pack`, `packs`: elements a pack, packs a thread;
 ///  - `block_threads`, `whole_block` (the row spans the block and cluster; otherwise a group of
-///    1-32 lanes, or `row_warps` whole warps known at compile time), `cluster_blocks` (1, or 2-16
+///    1-32 lanes, or `row_threads` threads known at compile time), `cluster_blocks` (1, or 2-16
 ///    with whole_block), `min_blocks_per_sm`
 ///    (__launch_bounds__' register cap);
 ///  - `staged<T>`, `staging_slots(bytes)` (1 or 2), `staging_bytes(bytes)`: whether inputs of T
@@ -132,6 +133,15 @@ template <class Op> struct second_stream<Op, true> {
 /// (every slot's packs: operand_streams), `bytes(threads)` in all.
 template <class Config, class Op, class Load> struct staged_streams {
   using input_t = typename Load::element_type;
+  /// Single elements on group rows of a known group (Config::stages_flat): the block's rows as a
+  /// flat tile, two slots (one read while the next tile's copies land), in place of the input's
+  /// packs; strides up to a row's capacity and a chunk more (ld = cols + 1 at any width the row
+  /// takes).
+  static constexpr bool flat = Config::stages_flat;
+  static constexpr int flat_group = flat ? Config::row_threads : 1;
+  using tile = flat_tile<input_t, Config::block_threads / flat_group,
+                         Config::packs * flat_group + int(16 / sizeof(input_t))>;
+  static constexpr int flat_bytes = flat ? 2 * tile::slot_bytes : 0;
   using gradient_t = typename second_stream<Op>::element_type;
   using operand_types = operand_streams<Load>;
   static constexpr bool input = Config::template staged<input_t>;
@@ -148,8 +158,9 @@ template <class Config, class Op, class Load> struct staged_streams {
   static constexpr ROWFUSE_HD int region_elements(int threads) {
     return slots * Config::packs * threads * Config::pack;
   }
+  /// Every slot: the flat tile's, or the streams' regions.
   static constexpr ROWFUSE_HD int bytes(int threads) {
-    return region_elements(threads) * element_bytes;
+    return flat_bytes + region_elements(threads) * element_bytes;
   }
   static constexpr ROWFUSE_HD int gradient_offset(int threads) {
     return region_elements(threads) * input_bytes;
@@ -274,7 +285,8 @@ template <class Op, int N> struct chunk_sums_of<Op, N, true> {
 };
 
 /// One launch: row tiles blockIdx.x / C, + gridDim.x / C, ... of the op. `group_log2` is log2
-/// of the lanes per row for group rows (ignored for whole-block and whole-warp rows).
+/// of the lanes per row for group rows (ignored for whole-block rows and where the shape fixes
+/// the threads a row: Config::row_threads).
 template <class Config, class Op, class Load, class Store>
 __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_sm)
     register_kernel(Op op, Load load, Store store, index_t rows, index_t cols, int group_log2) {
@@ -301,12 +313,15 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     }
     cluster_exchange_start();
   }
-  constexpr int row_warps = Config::row_warps;
+  // Threads a group row, where the shape fixes them (0: the launch's group_log2).
+  constexpr int row_threads = Config::row_threads;
+  // Rows of several warps reduce through shared memory, group rows of a warp or less by shuffles.
+  constexpr int row_warps = row_threads / 32;
   // The block's threads: blockDim.x where the launch sizes the block (Config::sized_at_launch),
   // B else.
   int const threads = Config::sized_at_launch ? int(blockDim.x) : B;
   int const group = Config::whole_block ? threads * C
-                    : row_warps > 0     ? 32 * row_warps
+                    : row_threads > 0   ? row_threads
                                         : 1 << group_log2;
   int const lane =
       Config::whole_block ? rank * threads + int(threadIdx.x) : int(threadIdx.x) & (group - 1);
@@ -622,6 +637,26 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   if constexpr (staged)
     stage_row(row_at(first_row, 0), 0);
 
+  // The block's rows as one flat tile (streams::flat), where the input's stride fits it (the same
+  // in every block): the first tile's copies before the loop, each next one's once every thread
+  // has passed the barrier that completes the tile before it, which also ends every read of the
+  // slot they land in (read two tiles ago).
+  using tile_t = typename streams::tile;
+  constexpr bool flat = streams::flat;
+  static_assert(!flat || !chunked, "a flat tile holds consecutive rows");
+  [[maybe_unused]] bool const flat_fits = flat && tile_t::fits(load.input.ld);
+  [[maybe_unused]] tile_t tile, next_tile;
+  [[maybe_unused]] auto const stage_tile = [&](index_t tile_first, int slot) {
+    if (tile_first < rows)
+      next_tile = tile_t::stage(
+          staging + slot * tile_t::slot_elements, load.input.dense_row(tile_first), load.input.ld,
+          cols, rows - tile_first < rows_per_block ? rows - tile_first : index_t(rows_per_block),
+          int(threadIdx.x), threads);
+  };
+  if constexpr (flat)
+    if (flat_fits)
+      stage_tile(first_row, 0);
+
   for (index_t first = first_row; first < walk_end; first += row_step, buffer ^= 1, ++step) {
     index_t const row = row_at(first, step);
     bool const row_ok = row < rows;
@@ -646,12 +681,31 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     } else if constexpr (slots == 1) {
       detail::async_copy_wait<0>();
     }
-    // This lane's input pack p, from the staging slot or from global memory.
+    if constexpr (flat) {
+      if (flat_fits) {
+        tile = next_tile;
+        tile.land();
+        detail::async_copy_wait<0>();
+        __syncthreads();
+        stage_tile(first + row_step, buffer ^ 1);
+      }
+    }
+    // The row's elements on a flat tile: in the tile, or in global memory where the stride does
+    // not fit it. One pointer, so that each element's read is one load whichever it is.
+    [[maybe_unused]] input_t const* flat_row = nullptr;
+    if constexpr (flat)
+      flat_row = flat_fits ? tile.row(int(threadIdx.x) / group) : load.input.dense_row(row);
+    // This lane's input pack p, from the staging slot, the flat tile or global memory.
     auto const read_pack = [&](int p, input_t(&raw)[N]) {
-      if constexpr (staged)
+      if constexpr (staged) {
         detail::load_pack<N>(staged_pack(slot, p), raw);
-      else
-        load.template read_input<N>(row, col_of(p), raw);
+        return;
+      }
+      if constexpr (flat) {
+        detail::load_pack<N>(flat_row + col_of(p), raw);
+        return;
+      }
+      load.template read_input<N>(row, col_of(p), raw);
     };
     // Single elements narrower than a float are read for the whole row before any arithmetic
     // where the shape says so (Config::reads_row_first): read in the transform loop below, each
