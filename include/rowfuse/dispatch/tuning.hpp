@@ -868,24 +868,26 @@ inline constexpr register_shape layernorm_tee_chain_32bit[] = {
 
 /// Single elements up to 256 columns, 16-bit and fp32: the block's rows staged as one flat tile
 /// (engine/flat_tile.cuh: the span they cover, in 16-byte cp.async copies, read back an element at
-/// a time) on groups of 2-32 lanes known at compile time, eight values a lane. Measured (thirty-
-/// fifth session, H100, `bench/results/2026-11-28-thirty-fifth/narrow/`: the library call on
-/// `--misalign`'s layout, every pointer one element off and ld = cols + 1, at 5-255 columns; ratio
-/// to copy, the rows before -> these; before: a lane a value on a group of 1-32 lanes to 32
-/// columns, eight values a lane on a run-time group to 256):
-///  - softmax fp16: 5-64 columns 0.11-0.30 -> 0.28-0.65, 100-128 0.35-0.40 -> 0.50-0.60;
-///    fp32 at 5-33 (phased packs from 48) 0.23-0.42 -> 0.41-0.58;
-///  - layernorm fp16: 5-32 0.07-0.14 -> 0.19-0.31, 33-64 0.27-0.34 level, 100-128 +0.02-0.03;
-///    fp32: 5 and 17-33 0.14-0.40 -> 0.31-0.41, 16 0.28 -> 0.26;
-///  - rmsnorm fp16 (through scalar_heavy_16bit): 5 and 17-31 0.15-0.28 -> 0.27-0.32, 33-128 +0.00-
-///    0.03, but 16 0.31 -> 0.21 and 32 0.30 -> 0.27. rmsnorm fp32 lost at 16 and 24-32 (0.36-0.52
-///    -> 0.26-0.32) and keeps the rows before (scalar_32bit).
-/// The same rows reading each value from global memory (no tile) ran 0.01-0.11 under these at most
-/// widths and 0.03-0.09 over them at 5 and 33 columns (a row a third to a half of its group's
-/// values); sixteen values a lane on half the lanes, tile or not, ran under both. Still far under
-/// issue 11's 0.85: these rows are bound by their instructions (ncu, layernorm fp16 at 64
-/// columns: 2.1 warp instructions an element, against the 1.2 an SM issues in a copy's time;
-/// bench/NOTES.md).
+/// a time, every value of a lane read and finished and only the stores guarded) on groups of 2-32
+/// lanes known at compile time, eight values a lane. Measured (thirty-fifth session, H100,
+/// `bench/results/2026-11-28-thirty-fifth/narrow/`: the library call on `--misalign`'s layout,
+/// every pointer one element off and ld = cols + 1, at 5-255 columns; ratio to copy, the rows
+/// before -> these; before: a lane a value on a group of 1-32 lanes to 32 columns, eight values a
+/// lane on a run-time group to 256):
+///  - softmax fp16: 5-64 columns 0.11-0.30 -> 0.29-0.62, 100-128 0.35-0.40 -> 0.57-0.67; fp32 at
+///    5-33 (phased packs from 48) 0.23-0.42 -> 0.38-0.60;
+///  - layernorm fp16: 5-64 0.07-0.34 -> 0.18-0.45, 100-128 0.36-0.43 -> 0.39-0.48; fp32 at 5-33
+///    0.14-0.40 -> 0.34-0.54;
+///  - rmsnorm fp16 (through scalar_heavy_16bit): 5 and 17-128 0.15-0.46 -> 0.25-0.58, 16 0.31 ->
+///    0.28. rmsnorm fp32 keeps the rows before (scalar_32bit): an earlier build of these rows
+///    (each value's read and store guarded) lost it 0.05-0.22 at 16 and 24-32 columns, and this
+///    one was not timed on it.
+/// With each value's read and store under its own guard, the norms ran up to 0.17 under these
+/// (0.01 over at 5 columns) and softmax within 0.05 either way to 64 columns, 0.04-0.08 under at
+/// 100-128; reading from global memory, no tile, 0.01-0.11 under at most widths; sixteen values a
+/// lane on half the lanes, tile or not, under both; an earlier build capped at 64 registers (eight
+/// blocks an SM, no spill) 0.01-0.15 under its uncapped self. Still far under issue 11's 0.85:
+/// bound by their instructions (ncu and SASS, bench/NOTES.md).
 inline constexpr register_shape flat_narrow_rows[] = {
     {16, 8, 128, false, 1, true, true, 1, true, 2},
     {32, 8, 128, false, 1, true, true, 1, true, 4},

@@ -690,20 +690,31 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         stage_tile(first + row_step, buffer ^ 1);
       }
     }
-    // The row's elements on a flat tile: in the tile, or in global memory where the stride does
-    // not fit it. One pointer, so that each element's read is one load whichever it is.
-    [[maybe_unused]] input_t const* flat_row = nullptr;
-    if constexpr (flat)
-      flat_row = flat_fits ? tile.row(int(threadIdx.x) / group) : load.input.dense_row(row);
-    // This lane's input pack p, from the staging slot, the flat tile or global memory.
+    // On a flat tile, a pure load chain and operands held in registers or none, every value a lane
+    // holds is read (past its row, from the tile's slot: discarded), transformed and finished, and
+    // only the stores are guarded: the loops run without a branch a value (with one, the guards
+    // and branches took a third of the loop's instructions; bench/NOTES.md, thirty-fifth session).
+    constexpr bool flat_unguarded =
+        flat && pure_load_chain<Load> && !two_streams &&
+        (columns_at == column_residence::none || columns_at == column_residence::kept);
+    [[maybe_unused]] bool const unguarded = flat_unguarded && flat_fits;
+    // This lane's value p of the row on a flat tile (flat_fits), from shared memory.
+    [[maybe_unused]] auto const read_tile = [&](int p, input_t(&raw)[N]) {
+      detail::load_pack<N>(tile.row(int(threadIdx.x) / group) + col_of(p), raw);
+    };
+    // This lane's input pack p, from the staging slot, the flat tile or global memory. (One
+    // generic pointer for the tile and global memory, in place of the branch, lost 0.05-0.2 of a
+    // copy on softmax: bench/NOTES.md, thirty-fifth session.)
     auto const read_pack = [&](int p, input_t(&raw)[N]) {
       if constexpr (staged) {
         detail::load_pack<N>(staged_pack(slot, p), raw);
         return;
       }
       if constexpr (flat) {
-        detail::load_pack<N>(flat_row + col_of(p), raw);
-        return;
+        if (flat_fits) {
+          read_tile(p, raw);
+          return;
+        }
       }
       load.template read_input<N>(row, col_of(p), raw);
     };
@@ -717,10 +728,16 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     constexpr bool inputs_first = N == 1 && sizeof(input_t) < 4 && Config::reads_row_first;
     [[maybe_unused]] input_t raw_row[inputs_first ? P : 1][N];
     if constexpr (inputs_first) {
-      ROWFUSE_UNROLL
-      for (int p = 0; p < P; ++p)
-        if (row_ok && p < valid_packs)
-          read_pack(p, raw_row[p]);
+      if (unguarded) {
+        ROWFUSE_UNROLL
+        for (int p = 0; p < P; ++p)
+          read_tile(p, raw_row[p]);
+      } else {
+        ROWFUSE_UNROLL
+        for (int p = 0; p < P; ++p)
+          if (row_ok && p < valid_packs)
+            read_pack(p, raw_row[p]);
+      }
     }
     // Every operand's loads for the row are issued before any arithmetic depends on one (inside
     // the chain, an operand's load would wait for the arithmetic of the nodes before it); staged
@@ -832,24 +849,41 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         v[p * N + j] = x[j];
     };
     // A row read back (rereads) is never held: each phase reads it from the slot (below).
-    ROWFUSE_UNROLL
-    for (int p = 0; p < (rereads ? 0 : P); ++p) {
-      if (row_ok && p < valid_packs) {
+    if (unguarded) {
+      ROWFUSE_UNROLL
+      for (int p = 0; p < P; ++p) {
         if constexpr (inputs_first) {
           transform_pack(p, raw_row[p]);
         } else {
           input_t raw[N];
-          read_pack(p, raw);
+          read_tile(p, raw);
           transform_pack(p, raw);
         }
-      } else {
+        bool const valid = row_ok && p < valid_packs;
         ROWFUSE_UNROLL
         for (int j = 0; j < N; ++j)
-          v[p * N + j] = 0.0f;
-        if constexpr (two_streams) {
+          v[p * N + j] = valid ? v[p * N + j] : 0.0f;
+      }
+    } else {
+      ROWFUSE_UNROLL
+      for (int p = 0; p < (rereads ? 0 : P); ++p) {
+        if (row_ok && p < valid_packs) {
+          if constexpr (inputs_first) {
+            transform_pack(p, raw_row[p]);
+          } else {
+            input_t raw[N];
+            read_pack(p, raw);
+            transform_pack(p, raw);
+          }
+        } else {
           ROWFUSE_UNROLL
           for (int j = 0; j < N; ++j)
-            g[p * N + j] = 0.0f;
+            v[p * N + j] = 0.0f;
+          if constexpr (two_streams) {
+            ROWFUSE_UNROLL
+            for (int j = 0; j < N; ++j)
+              g[p * N + j] = 0.0f;
+          }
         }
       }
     }
@@ -947,32 +981,42 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
 
     // Saves the row's statistics, then finishes and stores this lane's packs: `values_of(p, y)`
     // gives pack p's values as the last phase left them, `finish` finishes them.
+    // Unguarded (above), every pack is finished and the stores alone are guarded.
     auto const finish_row = [&](auto const& stats, auto values_of, auto finish) {
       if (row_ok && lane == 0)
         op.save(row, stats);
-      ROWFUSE_UNROLL
-      for (int p = 0; p < P; ++p) {
-        if (row_ok && p < valid_packs) {
-          float y[N];
-          values_of(p, y);
-          if constexpr (two_streams) {
-            float gy[N];
-            ROWFUSE_UNROLL
-            for (int j = 0; j < N; ++j)
-              gy[j] = g[p * N + j];
-            op.template finish<N>(y, gy, stats, row, col_of(p));
-          } else if constexpr (columns_at == column_residence::ahead) {
-            columns_t const columns = ahead_columns[p % ahead_packs];
-            read_ahead(p + ahead_packs);
-            finish(y, col_of(p), columns);
-          } else {
-            finish(y, col_of(p), columns_of(p));
-          }
-          if constexpr (draw_store_ahead)
-            store.template store<N>(row, col_of(p), y, store_ctx, store_draws[p]);
-          else
-            store.template store<N, masks_packs<Load>>(row, col_of(p), y, store_ctx);
+      auto const finish_pack = [&](int p, bool stored) {
+        float y[N];
+        values_of(p, y);
+        if constexpr (two_streams) {
+          float gy[N];
+          ROWFUSE_UNROLL
+          for (int j = 0; j < N; ++j)
+            gy[j] = g[p * N + j];
+          op.template finish<N>(y, gy, stats, row, col_of(p));
+        } else if constexpr (columns_at == column_residence::ahead) {
+          columns_t const columns = ahead_columns[p % ahead_packs];
+          read_ahead(p + ahead_packs);
+          finish(y, col_of(p), columns);
+        } else {
+          finish(y, col_of(p), columns_of(p));
         }
+        if (!stored)
+          return;
+        if constexpr (draw_store_ahead)
+          store.template store<N>(row, col_of(p), y, store_ctx, store_draws[p]);
+        else
+          store.template store<N, masks_packs<Load>>(row, col_of(p), y, store_ctx);
+      };
+      if (unguarded) {
+        ROWFUSE_UNROLL
+        for (int p = 0; p < P; ++p)
+          finish_pack(p, row_ok && p < valid_packs);
+      } else {
+        ROWFUSE_UNROLL
+        for (int p = 0; p < P; ++p)
+          if (row_ok && p < valid_packs)
+            finish_pack(p, true);
       }
     };
 

@@ -35,9 +35,12 @@ void* flush;
 median_time timer;
 constexpr rf::cols_range narrow{1, 256};
 
-enum class which { softmax, layernorm, rmsnorm };
+enum class which { softmax, layernorm, rmsnorm, log_softmax };
 char const* name_of(which op) {
-  return op == which::softmax ? "softmax" : op == which::layernorm ? "layernorm" : "rmsnorm";
+  return op == which::softmax       ? "softmax"
+         : op == which::layernorm   ? "layernorm"
+         : op == which::log_softmax ? "log_softmax"
+                                    : "rmsnorm";
 }
 
 template <class T>
@@ -68,6 +71,8 @@ double run(which op, index_t rows, index_t cols, bool check, double& worst, std:
   auto call = [&] {
     if (op == which::softmax)
       return rf::softmax<narrow>(rf::load(xin, rows, cols, ld), rf::store(yout, ld));
+    if (op == which::log_softmax)
+      return rf::log_softmax<narrow>(rf::load(xin, rows, cols, ld), rf::store(yout, ld));
     if (op == which::layernorm)
       return rf::layernorm<narrow>(rf::load(xin, rows, cols, ld), rf::store(yout, ld),
                                    rf::affine(g, b), 1e-5f);
@@ -84,11 +89,13 @@ double run(which op, index_t rows, index_t cols, bool check, double& worst, std:
     std::vector<double> want(cols);
     for (index_t r = 0; r < rows; ++r) {
       T const* row = hx.data() + 1 + r * ld;
-      if (op == which::softmax) {
+      if (op == which::softmax || op == which::log_softmax) {
         double m = -1e300, s = 0;
         for (index_t c = 0; c < cols; ++c) m = std::max(m, to_double(row[c]));
         for (index_t c = 0; c < cols; ++c) s += std::exp(to_double(row[c]) - m);
-        for (index_t c = 0; c < cols; ++c) want[c] = std::exp(to_double(row[c]) - m) / s;
+        for (index_t c = 0; c < cols; ++c)
+          want[c] = op == which::softmax ? std::exp(to_double(row[c]) - m) / s
+                                         : to_double(row[c]) - m - std::log(s);
       } else if (op == which::layernorm) {
         double mean = 0, var = 0;
         for (index_t c = 0; c < cols; ++c) mean += to_double(row[c]);
@@ -164,7 +171,11 @@ int main(int argc, char** argv) {
       run<float>(w, (index_t(1) << 27) / (cols + 1), cols, false, worst, plan);
     return 0;
   }
+#ifdef ABN_LOG_SOFTMAX // log-softmax alone
+  for (which op : {which::log_softmax}) {
+#else
   for (which op : {which::softmax, which::layernorm, which::rmsnorm}) {
+#endif
     widths<__half>("fp16", op);
     widths<float>("fp32", op);
   }
