@@ -703,8 +703,8 @@ template <class Base> struct survey_config : Base {
 /// A candidate shape: packs a thread, threads a block, whole-block rows (or a group of lanes),
 /// staged, __launch_bounds__' min blocks an SM, blocks a row (a cluster), and whether the row is
 /// read back from its staging slot with gamma and beta held (tuning::column_placement::held), and
-/// for group rows the whole warps a row (tuning::register_shape::row_warps; 0: a run-time group),
-/// and whether single 16-bit elements are read for the whole row first
+/// for group rows the whole warps a row (tuning::register_shape::row_threads / 32; 0: a run-time
+/// group), and whether single 16-bit elements are read for the whole row first
 /// (tuning::register_shape::reads_row_first).
 template <int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks = 1, int Cluster = 1,
           bool Held = false, int RowWarps = 0, bool ReadsFirst = true>

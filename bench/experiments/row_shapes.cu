@@ -423,7 +423,7 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
   sweep<T>(opname, op, {32767}, shape<32, 1024, true>{});
 #elif ROW_SHAPES_ROUND == 12
   // Round 12: single elements on the misaligned layout again, with the engine's compile-time
-  // warp (register_shape::whole_warp, now row_warps = 1): group rows of 32 values a lane read in
+  // warp (register_shape::whole_warp, now row_threads = 32): group rows of 32 values a lane read in
   // the loop at 300-1000 columns (the row a 1024-column table row would give them) under register
   // caps, and against the tables' whole-block rows; widths just past half a 32-value block row
   // (4097, 5000) on narrower or fewer-thread shapes; layernorm's rows from 2047 to 16383.
@@ -653,10 +653,10 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
            shape<8, 512, true, 8>{}, shape<4, 1024, true, 8>{});
 #elif ROW_SHAPES_ROUND == 29
   // Round 29 (twenty-second session): rows of several whole warps, several rows a block
-  // (register_shape::row_warps), at 512-8192 16-bit columns, so that a block moves several rows'
-  // bytes where one whole-block row is a 1-4 KB block; beside each width's table rows (softmax's,
-  // layernorm's, rmsnorm's, the norms' backward's) in the same run. fp32 (packs of 4): 512-4096
-  // columns, the same way.
+  // (register_shape::row_threads / 32), at 512-8192 16-bit columns, so that a block moves several
+  // rows' bytes where one whole-block row is a 1-4 KB block; beside each width's table rows
+  // (softmax's, layernorm's, rmsnorm's, the norms' backward's) in the same run. fp32 (packs of 4):
+  // 512-4096 columns, the same way.
   if constexpr (!wide) {
     sweep<T>(opname, op, {512}, shape<4, 128, false>{}, shape<4, 256, false, 1, 1, true, 0>{},
              warps<2, 128, 2>{}, warps<2, 256, 2>{}, warps<1, 256, 4>{}, warps<1, 512, 4>{},
