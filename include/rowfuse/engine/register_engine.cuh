@@ -848,17 +848,21 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       for (int j = 0; j < N; ++j)
         v[p * N + j] = x[j];
     };
+    // Pack p's values into v: read first (raw_row) or now with `read`, then transformed.
+    auto const read_and_transform = [&](int p, auto const& read) {
+      if constexpr (inputs_first) {
+        transform_pack(p, raw_row[p]);
+      } else {
+        input_t raw[N];
+        read(p, raw);
+        transform_pack(p, raw);
+      }
+    };
     // A row read back (rereads) is never held: each phase reads it from the slot (below).
     if (unguarded) {
       ROWFUSE_UNROLL
       for (int p = 0; p < P; ++p) {
-        if constexpr (inputs_first) {
-          transform_pack(p, raw_row[p]);
-        } else {
-          input_t raw[N];
-          read_tile(p, raw);
-          transform_pack(p, raw);
-        }
+        read_and_transform(p, read_tile);
         bool const valid = row_ok && p < valid_packs;
         ROWFUSE_UNROLL
         for (int j = 0; j < N; ++j)
@@ -868,13 +872,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       ROWFUSE_UNROLL
       for (int p = 0; p < (rereads ? 0 : P); ++p) {
         if (row_ok && p < valid_packs) {
-          if constexpr (inputs_first) {
-            transform_pack(p, raw_row[p]);
-          } else {
-            input_t raw[N];
-            read_pack(p, raw);
-            transform_pack(p, raw);
-          }
+          read_and_transform(p, read_pack);
         } else {
           ROWFUSE_UNROLL
           for (int j = 0; j < N; ++j)
