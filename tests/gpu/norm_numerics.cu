@@ -1,7 +1,8 @@
 // The norms' numerics and edge cases, every engine that can run each width: rows of mean 1e4
-// and unit spread, rows of 10^6 elements, constant rows (exactly beta), NaN and infinities
-// (confined to their row), zero rows and columns (nothing written), gamma off alignment, and
-// arguments that must raise rowfuse::error. Tolerances: norm_support.cuh.
+// and unit spread, rows whose first pack is far from their mean, rows of 10^6 elements, constant
+// rows (exactly beta), NaN and infinities (confined to their row), zero rows and columns (nothing
+// written), gamma off alignment, and arguments that must raise rowfuse::error. Tolerances:
+// norm_support.cuh.
 #include <limits>
 
 #include "norm_support.cuh"
@@ -19,11 +20,12 @@ constexpr float qnan = std::numeric_limits<float>::quiet_NaN();
 auto const gamma_beta = [](auto const* g, auto const* b) { return rf::affine(g, b); };
 auto const gamma_only = [](auto const* g, auto const*) { return rf::affine(g); };
 
-/// Replaces row i of the view with f(i, j) and uploads the input.
-template <class F> void set_rows(buffers& b, F f) {
+/// Replaces row i of the view with f(i, j) (rounded to the input type) and uploads the input.
+template <class Buffers, class F> void set_rows(Buffers& b, F f) {
+  using input_t = typename decltype(b.x.host)::value_type;
   for (long i = 0; i < b.rows; ++i)
     for (long j = 0; j < b.cols; ++j)
-      b.x.host[std::size_t(b.l.offset + i * b.l.ld + j)] = f(i, j);
+      b.x.host[std::size_t(b.l.offset + i * b.l.ld + j)] = rf::detail::narrow<input_t>(f(i, j));
   b.x.upload();
 }
 
@@ -48,6 +50,39 @@ TEST_CASE("rows of mean 1e4 and standard deviation 1: fp32 within 1e-5 on every 
       });
       norm_test::check_shape<layernorm_op>(b, gamma_beta);
       norm_test::check_shape<rmsnorm_op>(b, gamma_only);
+    }
+  }
+}
+
+TEST_CASE("rows whose first pack is far from their mean: layernorm within tolerance everywhere") {
+  // 16-bit rows the register engine reads back from staging (here 40000 and 70000 columns, on
+  // the 40960- and 81920-column rows of the op alone) sum the deviations about the mean c of each
+  // row's first pack in one pass, and take a second pass where c is too far from the mean for
+  // the one-pass variance (op/norm.cuh: F = 1 + (c - mean)^2 / var > 4); every other plan, and
+  // fp32, takes two passes on the same rows. Rows of unit normal
+  // noise about 0 or 1e3, their first 8 elements k standard deviations above it (k = 1.5: F about
+  // 3.25, one pass; k = 2: F about 5, two; k = 40), or their first element alone 60 above.
+  std::mt19937 rng(65);
+  std::normal_distribution<float> unit(0.0f, 1.0f);
+  float const offsets[] = {0.0f, 1.5f, 2.0f, 40.0f};
+  auto const value = [&](long i, long j) {
+    float const mean = (i / 5) % 2 == 1 ? 1e3f : 0.0f;
+    long const kind = i % 5;
+    if (kind == 4)
+      return mean + (j == 0 ? 60.0f : unit(rng));
+    return mean + (j < 8 ? offsets[kind] : unit(rng));
+  };
+  for (long cols : {4096L, 12288L, 40000L, 70000L}) {
+    for (layout const l : {layout{cols, 0}, layout{cols + 3, 1}}) {
+      long const rows = test::small_mode() ? 10 : std::max(20L, std::min(200L, (1L << 20) / cols));
+      CAPTURE(cols);
+      CAPTURE(l.offset);
+      buffers b(rows, cols, l, rng);
+      set_rows(b, value);
+      norm_test::check_shape<layernorm_op>(b, gamma_beta);
+      norm_test::shape_buffers<__half, __half, __half, __half> b16(rows, cols, l, rng);
+      set_rows(b16, value);
+      norm_test::check_shape<layernorm_op>(b16, gamma_beta);
     }
   }
 }

@@ -91,6 +91,22 @@ concept two_phase_op = requires(Op const& op, float (&v)[1]) {
   op.phase2(v, 1, op.phase1(v, 1), index_t(1));
 };
 
+/// A two_phase_op whose statistics also come from one pass about a centre c that every thread
+/// of the row knows before the pass (taken from the row's first pack of N values), with a second
+/// pass where that one cannot be trusted:
+///   centre_of<N>(first pack's values) -> c;  deviations_about(v, n, c) -> B (rewrites v into
+///   v - c);  centre_suffices(B total, cols) -> bool, the same on every thread;  if not,
+///   centre_shift(B total, cols) -> s and deviations about c + s;  finalize_about(c, B total,
+///   cols) -> stats;  recentre(x, c);  finish2<N>(x - c, stats, ...)
+template <class Op>
+concept centred_op = two_phase_op<Op> && requires(Op const& op, float (&v)[1], float (&pack)[4]) {
+  Op::centre_of(pack);
+  op.centre_suffices(op.deviations_about(v, 1, 0.0f), index_t(1));
+  op.centre_shift(op.deviations_about(v, 1, 0.0f), index_t(1));
+  op.finalize_about(0.0f, op.deviations_about(v, 1, 0.0f), index_t(1));
+  Op::recentre(v, 0.0f);
+};
+
 /// Ops that read a second per-element stream besides their input (the backward ops: the incoming
 /// gradient dy). `Op::gradient_type` is its load expression and `op.gradient` the bound one. Every
 /// engine reads the gradient's packs, and its chain's operand packs, with the input's, before any

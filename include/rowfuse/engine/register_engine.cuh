@@ -256,6 +256,31 @@ __host__ __device__ constexpr index_t shared_sum_stride(index_t cols) {
   return shared_sum_slot(cols) + 1;
 }
 
+/// Whether register_kernel<Config> runs a centred_op's one pass about the mean of each row's first
+/// pack: on rows read back from their staging slot (rereads_staged_row), where the pass it saves
+/// is a read of the slot, a widen and an add an element, and a reduction a row; of 16-bit inputs;
+/// packs on the grid; a pure load chain, which the first pack runs through once more. Whole-block
+/// rows, so that the choice of a second pass is the same on every thread of the block (cluster).
+/// H200, the library call (bench/NOTES.md, thirty-sixth session): layernorm fp16 / bf16 at
+/// 40960-262144 columns +0.03-0.08 / +0.02-0.06 of a copy, to fp8 +0.01-0.07; fp32 -> fp8 (no widen
+/// saved) -0.01 to -0.07 at 20480-65536, so fp32 keeps the two passes; on rows held in registers
+/// (every width from 2048) it lost up to 0.26.
+template <class Config, class Op, class Load>
+inline constexpr bool
+    centred_rows = centred_op<Op>&& rereads_staged_row<Config, Op, Load>&& pure_load_chain<Load> &&
+                   sizeof(typename Load::element_type) == 2 && Config::pack > 1 && !Config::phased;
+
+/// Bytes of the centred rows' first packs in shared memory: lane 0 of each warp copies the row's
+/// first pack beside the row's own copies, a pack a warp and slot, and its warp reads it there
+/// (read a row ahead into registers instead, it spilled the 64-register 1024-thread rows).
+template <class Config, class Op, class Load> constexpr std::size_t centre_pack_bytes(int threads) {
+  if constexpr (centred_rows<Config, Op, Load>)
+    return std::size_t(staged_streams<Config, Op, Load>::slots) * std::size_t(threads / 32) *
+           std::size_t(Config::pack) * sizeof(typename Load::element_type);
+  else
+    return 0;
+}
+
 /// Dynamic shared memory of register_kernel<Config, Op, Load, Store> on blocks of `threads`
 /// threads: the staging slots, then the operands' packs where they are kept in shared memory,
 /// or the chunk sums of the block's `row_processors` on rows of `sum_cols` columns
@@ -269,6 +294,7 @@ constexpr std::size_t register_shared_bytes(int threads = Config::block_threads,
   static_assert(!std::is_void_v<columns_t>, "read_columns needs a return type the host sees");
   if constexpr (column_residence_of<Config, Op, Load, N> == column_residence::kept_shared)
     bytes += std::size_t(Config::packs) * std::size_t(threads) * sizeof(columns_t);
+  bytes += centre_pack_bytes<Config, Op, Load>(threads);
   if constexpr (shares_chunk_sums<Config, Op>)
     if (sum_cols > 0)
       bytes += std::size_t(row_processors) * std::size_t(chunk_sums_per_column<Op, N>) *
@@ -412,17 +438,27 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // rounds.
   int buffer = 0;
   index_t step = 0;
+  // A whole-block row's reduction with `storage`'s posts in `posts` (block_allreduce's buffer)
+  // and its cluster round `round`.
+  auto const reduce_whole_block = [&](auto value, auto merge, auto& storage, int posts,
+                                      index_t round) {
+    using T = decltype(value);
+    if constexpr (C == 1)
+      return block_allreduce<T, B>{storage, posts}(value, merge);
+    else
+      return cluster_exchange<T, B, C>{storage, threads / 32}(allreduce_in_group(value, 32, merge),
+                                                              int(round), merge);
+  };
+  // A reduction of a storage used once a row: its posts alternate with the rows, the row's step
+  // is its round.
   auto const reduce = [&](auto value, auto merge, auto& storage) {
     using T = decltype(value);
     if constexpr (!Config::whole_block && row_warps > 1)
       return block_allreduce<T, B, row_warps>{storage, buffer}(value, merge);
     else if constexpr (!Config::whole_block)
       return allreduce_in_group(value, group, merge);
-    else if constexpr (C == 1)
-      return block_allreduce<T, B>{storage, buffer}(value, merge);
     else
-      return cluster_exchange<T, B, C>{storage, threads / 32}(allreduce_in_group(value, 32, merge),
-                                                              int(step), merge);
+      return reduce_whole_block(value, merge, storage, buffer, step);
   };
 
   // A phased ordered_rows_op's chunk sums (sums_kept below): every thread of the row processor
@@ -535,6 +571,20 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   constexpr bool operands_staged = streams::operands;
   constexpr int slots = streams::slots;
   constexpr bool rereads = rereads_staged_row<Config, Op, Load>;
+  constexpr bool centred = centred_rows<Config, Op, Load>;
+  // The centred pass's uses of the second reduction's storage: one a row, two where the row takes
+  // a second pass.
+  [[maybe_unused]] index_t centred_rounds = 0;
+  // Lane 0 of each warp stages the row's first pack there (centre_pack_bytes), after the operands
+  // kept in shared memory.
+  [[maybe_unused]] input_t* const centre_packs =
+      reinterpret_cast<input_t*>(reinterpret_cast<char*>(staging_shared) + streams::bytes(threads) +
+                                 (columns_at == column_residence::kept_shared
+                                      ? std::size_t(P) * std::size_t(threads) * sizeof(columns_t)
+                                      : 0));
+  [[maybe_unused]] auto const centre_pack_of = [&](int slot) {
+    return centre_packs + (slot * (threads / 32) + int(threadIdx.x) / 32) * N;
+  };
   input_t* const staging = reinterpret_cast<input_t*>(staging_shared);
   auto const staged_index = [&](int slot, int p) {
     return (slot * P + p) * threads + int(threadIdx.x);
@@ -630,6 +680,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
                                                        region_elements, staged_index(slot, p));
           }
         }
+        if constexpr (centred)
+          if ((threadIdx.x & 31) == 0)
+            detail::async_copy_pack<N>(centre_pack_of(slot), load.input.dense_row(r));
       }
       detail::async_copy_commit();
     }
@@ -689,6 +742,13 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         __syncthreads();
         stage_tile(first + row_step, buffer ^ 1);
       }
+    }
+    // A centred row's first pack, staged by its warp's lane 0: landed for that lane at the wait
+    // above, for the warp after __syncwarp.
+    [[maybe_unused]] input_t centre_raw[centred ? N : 1] = {};
+    if constexpr (centred) {
+      __syncwarp();
+      detail::load_pack<N>(centre_pack_of(slot), centre_raw);
     }
     // On a flat tile, a pure load chain and operands held in registers or none, every value a lane
     // holds is read (past its row, from the tile's slot: discarded), transformed and finished, and
@@ -1044,7 +1104,48 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       else
         return loop(n);
     };
-    if constexpr (two_phase_op<Op>) {
+    if constexpr (centred) {
+      // One pass over the row read back (centred_rows), about the mean of its first pack; a
+      // second about the row's mean where that centre is too far from it (op/norm.cuh).
+      auto const merge2 = [&](auto a, auto b) { return op.merge2(a, b); };
+      auto const local_about = [&](float about) {
+        return over_slot(
+            [&](float(&x)[N], int count) { return op.deviations_about(x, count, about); }, merge2);
+      };
+      float centre = [&] {
+        float first_values[N];
+        load_context context{false, cols};
+        load.template transform<N>(centre_raw, row, 0, first_values, context);
+        return Op::centre_of(first_values);
+      }();
+      auto const local = local_about(centre);
+      if (row_ok)
+        read_first_ahead();
+      auto const reduce_next = [&](auto value) {
+        index_t const round = centred_rounds++;
+        return reduce_whole_block(value, merge2, shared.second, int(round & 1), round);
+      };
+      auto total = reduce_next(local);
+      // The same on every thread of the block (cluster): their totals are bit-identical.
+      if (!op.centre_suffices(total, cols)) {
+        centre = __fadd_rn(centre, op.centre_shift(total, cols));
+        total = reduce_next(local_about(centre));
+      }
+      auto const stats = op.finalize_about(centre, total, cols);
+      auto const finished_values = [&](int p, float(&y)[N]) {
+        reread_pack(p, y, true);
+        Op::recentre(y, centre);
+      };
+      auto const finish = [&](auto& y, index_t col0, auto const& columns) {
+        constexpr int count = int(sizeof(y) / sizeof(float));
+        if constexpr (reads_columns<Op, N>)
+          op.template finish2<count>(y, stats, row, col0, columns);
+        else
+          op.template finish2<count>(y, stats, row, col0);
+      };
+      finish_row(stats, finished_values, finish);
+      refill_single_slot();
+    } else if constexpr (two_phase_op<Op>) {
       // Each phase over the lane's packs (held, or read back from the slot), then a phased row's
       // edge element merged after them.
       auto const merge1 = [&](auto a, auto b) { return op.merge1(a, b); };

@@ -279,19 +279,26 @@ template <class Affine> struct layernorm {
   /// phase2's rewrite alone: v into x - hi, which finish2 starts from (engine::rewrites_row).
   template <int K>
   __device__ void phase2_rewrite(float (&v)[K], float row_sum, index_t cols) const {
-    float const hi = pivot(row_sum, cols);
+    recentre(v, pivot(row_sum, cols));
+  }
+  /// v into v - centre.
+  template <int K> static __device__ void recentre(float (&v)[K], float centre) {
     ROWFUSE_UNROLL
     for (int i = 0; i < K; ++i)
-      v[i] -= hi;
+      v[i] -= centre;
   }
   /// Rewrites v into x - hi (phase2_rewrite's values) where it holds a value and into +0 past n,
   /// then sums it and its square: one select a value, where guarding both sums took two.
   template <int K>
   __device__ deviations phase2(float (&v)[K], int n, float row_sum, index_t cols) const {
-    float const hi = pivot(row_sum, cols);
+    return deviations_about(v, n, pivot(row_sum, cols));
+  }
+  /// phase2 about any centre: v into v - centre (+0 past n), then its sum and sum of squares.
+  template <int K>
+  __device__ deviations deviations_about(float (&v)[K], int n, float centre) const {
     ROWFUSE_UNROLL
     for (int i = 0; i < K; ++i)
-      v[i] = n == K || i < n ? v[i] - hi : 0.0f;
+      v[i] = n == K || i < n ? v[i] - centre : 0.0f;
     return {norm_detail::interleaved_sum<K>([&](int i) { return v[i]; }),
             norm_detail::interleaved_sum<K>([&](int i) { return v[i] * v[i]; })};
   }
@@ -306,10 +313,55 @@ template <class Affine> struct layernorm {
   /// slightly negative variance keeps NaN: fmaxf would turn the NaN of a row holding NaN or an
   /// infinity into 0 and report rstd = 1 / sqrt(eps) for it.
   __device__ stats finalize2(float row_sum, deviations d, index_t cols) const {
+    return finalize_about(pivot(row_sum, cols), d, cols);
+  }
+  /// finalize2 for deviations about `centre`.
+  __device__ stats finalize_about(float centre, deviations d, index_t cols) const {
     float const n = float(cols);
     float const lo = __fdiv_rn(d.sum, n);
     float const var = fmaf(-lo, lo, __fdiv_rn(d.sum_squares, n));
-    return {pivot(row_sum, cols), lo, rsqrtf((var < 0.0f ? 0.0f : var) + eps)};
+    return {centre, lo, rsqrtf((var < 0.0f ? 0.0f : var) + eps)};
+  }
+
+  // ---- one pass about a centre known before the row (engine::centred_op) ------------------
+  //
+  // Where every thread of a row can read the row's first pack before its pass (the register
+  // engine's rows read back from staging, engine::centred_rows), the deviations about the mean of
+  // that pack, c, give the statistics in one pass and one reduction: mean = c + S1 / n, var = S2 /
+  // n - (S1 / n)^2. Its cancellation costs a factor F = S2 / (S2 - S1^2 / n) = 1 + (c - mean)^2 /
+  // var of the sums' accuracy. The pass is kept where F <= 4 (var at least a quarter of S2 / n: the
+  // rstd error at most four times that of the two-pass protocol above, which has F ~ 1); elsewhere
+  // (c an outlier, a row holding NaN or an infinity, sums that overflow) the engine makes a second
+  // pass about c + S1 / n, where F ~ 1. For a row whose first pack is a sample like the rest, c is
+  // the mean of N draws, and F > 4 needs it sqrt(3 N) standard errors off: one normal row in a
+  // million at N = 8 (16-bit packs), one in 1900 at N = 4. A constant row has c = the value exactly
+  // (pairwise sums of equal values at a power-of-two count are exact), all deviations 0, and
+  // gives beta exactly.
+
+  /// c: the mean of the row's first pack, by pairwise sums (N is a power of two).
+  template <int N> static __device__ float centre_of(float const (&first)[N]) {
+    float sums[N];
+    ROWFUSE_UNROLL
+    for (int i = 0; i < N; ++i)
+      sums[i] = first[i];
+    ROWFUSE_UNROLL
+    for (int width = N / 2; width > 0; width /= 2)
+      ROWFUSE_UNROLL
+    for (int i = 0; i < width; ++i)
+      sums[i] = __fadd_rn(sums[i], sums[i + width]);
+    return __fmul_rn(sums[0], 1.0f / float(N));
+  }
+  /// Whether deviations d (a row's, about its centre) give its variance within F <= 4, that is
+  /// (S1 / n)^2 <= 3/4 S2 / n, with a finite S2 / n (false for NaN).
+  __device__ bool centre_suffices(deviations d, index_t cols) const {
+    float const n = float(cols);
+    float const mean_deviation = __fdiv_rn(d.sum, n);
+    float const mean_square = __fdiv_rn(d.sum_squares, n);
+    return isfinite(mean_square) && mean_deviation * mean_deviation <= 0.75f * mean_square;
+  }
+  /// The mean's offset from the centre the deviations d were taken about: the next centre.
+  __device__ float centre_shift(deviations d, index_t cols) const {
+    return __fdiv_rn(d.sum, float(cols));
   }
 
   /// gamma's and beta's packs at col0, for finish2: read with the row's input.
