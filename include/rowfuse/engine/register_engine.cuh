@@ -1104,105 +1104,106 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       else
         return loop(n);
     };
-    if constexpr (centred) {
-      // One pass over the row read back (centred_rows), about the mean of its first pack; a
-      // second about the row's mean where that centre is too far from it (op/norm.cuh).
-      auto const merge2 = [&](auto a, auto b) { return op.merge2(a, b); };
-      auto const local_about = [&](float about) {
-        return over_slot(
-            [&](float(&x)[N], int count) { return op.deviations_about(x, count, about); }, merge2);
+    if constexpr (two_phase_op<Op>) {
+      // A two-phase op's finish of packs of N, or of a phased row's edge element as a pack of one,
+      // with the row's `stats`.
+      auto const finish_with = [&](auto const& stats) {
+        return [&, stats](auto& y, index_t col0, auto const& columns) {
+          constexpr int count = int(sizeof(y) / sizeof(float));
+          if constexpr (reads_columns<Op, N>)
+            op.template finish2<count>(y, stats, row, col0, columns);
+          else
+            op.template finish2<count>(y, stats, row, col0);
+        };
       };
-      float centre = [&] {
-        float first_values[N];
-        load_context context{false, cols};
-        load.template transform<N>(centre_raw, row, 0, first_values, context);
-        return Op::centre_of(first_values);
-      }();
-      auto const local = local_about(centre);
-      if (row_ok)
-        read_first_ahead();
-      auto const reduce_next = [&](auto value) {
-        index_t const round = centred_rounds++;
-        return reduce_whole_block(value, merge2, shared.second, int(round & 1), round);
-      };
-      auto total = reduce_next(local);
-      // The same on every thread of the block (cluster): their totals are bit-identical.
-      if (!op.centre_suffices(total, cols)) {
-        centre = __fadd_rn(centre, op.centre_shift(total, cols));
-        total = reduce_next(local_about(centre));
-      }
-      auto const stats = op.finalize_about(centre, total, cols);
-      auto const finished_values = [&](int p, float(&y)[N]) {
-        reread_pack(p, y, true);
-        Op::recentre(y, centre);
-      };
-      auto const finish = [&](auto& y, index_t col0, auto const& columns) {
-        constexpr int count = int(sizeof(y) / sizeof(float));
-        if constexpr (reads_columns<Op, N>)
-          op.template finish2<count>(y, stats, row, col0, columns);
-        else
-          op.template finish2<count>(y, stats, row, col0);
-      };
-      finish_row(stats, finished_values, finish);
-      refill_single_slot();
-    } else if constexpr (two_phase_op<Op>) {
-      // Each phase over the lane's packs (held, or read back from the slot), then a phased row's
-      // edge element merged after them.
-      auto const merge1 = [&](auto a, auto b) { return op.merge1(a, b); };
-      auto const merge2 = [&](auto a, auto b) { return op.merge2(a, b); };
-      auto const packs_first = [&] {
-        if constexpr (rereads)
-          return over_slot([&](float(&x)[N], int count) { return op.phase1(x, count); }, merge1);
-        else
-          return over_values([&](int count) { return op.phase1(v, count); });
-      };
-      auto const first_local = [&] {
-        if constexpr (phased)
-          return op.merge1(packs_first(), op.phase1(edge, edge_n));
-        else
-          return packs_first();
-      }();
-      auto const first_total = reduce(first_local, merge1, shared.first);
-      if constexpr (!rereads)
-        refill_single_slot();
-      auto const packs_second = [&] {
-        if constexpr (rereads)
+      if constexpr (centred) {
+        // One pass over the row read back (centred_rows), about the mean of its first pack; a
+        // second about the row's mean where that centre is too far from it (op/norm.cuh).
+        auto const merge2 = [&](auto a, auto b) { return op.merge2(a, b); };
+        auto const local_about = [&](float about) {
           return over_slot(
-              [&](float(&x)[N], int count) { return op.phase2(x, count, first_total, cols); },
+              [&](float(&x)[N], int count) { return op.deviations_about(x, count, about); },
               merge2);
-        else
-          return over_values([&](int count) { return op.phase2(v, count, first_total, cols); });
-      };
-      auto const second_local = [&] {
-        if constexpr (phased)
-          return op.merge2(packs_second(), op.phase2(edge, edge_n, first_total, cols));
-        else
-          return packs_second();
-      }();
-      if (row_ok)
-        read_first_ahead();
-      auto const second_total = reduce(second_local, merge2, shared.second);
-      auto const stats = op.finalize2(first_total, second_total, cols);
-      auto const finished_values = [&](int p, float(&y)[N]) {
-        if constexpr (rereads) {
-          reread_pack(p, y, true);
-          op.phase2_rewrite(y, first_total, cols);
-        } else {
-          held_values(p, y);
+        };
+        float centre = [&] {
+          float first_values[N];
+          load_context context{false, cols};
+          load.template transform<N>(centre_raw, row, 0, first_values, context);
+          return Op::centre_of(first_values);
+        }();
+        auto const local = local_about(centre);
+        if (row_ok)
+          read_first_ahead();
+        auto const reduce_next = [&](auto value) {
+          index_t const round = centred_rounds++;
+          return reduce_whole_block(value, merge2, shared.second, int(round & 1), round);
+        };
+        auto total = reduce_next(local);
+        // The same on every thread of the block (cluster): their totals are bit-identical.
+        if (!op.centre_suffices(total, cols)) {
+          centre = __fadd_rn(centre, op.centre_shift(total, cols));
+          total = reduce_next(local_about(centre));
         }
-      };
-      // Packs of N, or a phased row's edge element as a pack of one.
-      auto const finish = [&](auto& y, index_t col0, auto const& columns) {
-        constexpr int count = int(sizeof(y) / sizeof(float));
-        if constexpr (reads_columns<Op, N>)
-          op.template finish2<count>(y, stats, row, col0, columns);
-        else
-          op.template finish2<count>(y, stats, row, col0);
-      };
-      finish_row(stats, finished_values, finish);
-      finish_edge(finish);
-      if constexpr (rereads)
+        auto const stats = op.finalize_about(centre, total, cols);
+        auto const finished_values = [&](int p, float(&y)[N]) {
+          reread_pack(p, y, true);
+          Op::recentre(y, centre);
+        };
+        auto const finish = finish_with(stats);
+        finish_row(stats, finished_values, finish);
         refill_single_slot();
+      } else {
+        // Each phase over the lane's packs (held, or read back from the slot), then a phased row's
+        // edge element merged after them.
+        auto const merge1 = [&](auto a, auto b) { return op.merge1(a, b); };
+        auto const merge2 = [&](auto a, auto b) { return op.merge2(a, b); };
+        auto const packs_first = [&] {
+          if constexpr (rereads)
+            return over_slot([&](float(&x)[N], int count) { return op.phase1(x, count); }, merge1);
+          else
+            return over_values([&](int count) { return op.phase1(v, count); });
+        };
+        auto const first_local = [&] {
+          if constexpr (phased)
+            return op.merge1(packs_first(), op.phase1(edge, edge_n));
+          else
+            return packs_first();
+        }();
+        auto const first_total = reduce(first_local, merge1, shared.first);
+        if constexpr (!rereads)
+          refill_single_slot();
+        auto const packs_second = [&] {
+          if constexpr (rereads)
+            return over_slot(
+                [&](float(&x)[N], int count) { return op.phase2(x, count, first_total, cols); },
+                merge2);
+          else
+            return over_values([&](int count) { return op.phase2(v, count, first_total, cols); });
+        };
+        auto const second_local = [&] {
+          if constexpr (phased)
+            return op.merge2(packs_second(), op.phase2(edge, edge_n, first_total, cols));
+          else
+            return packs_second();
+        }();
+        if (row_ok)
+          read_first_ahead();
+        auto const second_total = reduce(second_local, merge2, shared.second);
+        auto const stats = op.finalize2(first_total, second_total, cols);
+        auto const finished_values = [&](int p, float(&y)[N]) {
+          if constexpr (rereads) {
+            reread_pack(p, y, true);
+            op.phase2_rewrite(y, first_total, cols);
+          } else {
+            held_values(p, y);
+          }
+        };
+        auto const finish = finish_with(stats);
+        finish_row(stats, finished_values, finish);
+        finish_edge(finish);
+        if constexpr (rereads)
+          refill_single_slot();
+      }
     } else {
       auto const local = [&] {
         if constexpr (two_streams && phased)
