@@ -12,6 +12,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <rowfuse/dispatch/plan.hpp>
@@ -53,6 +54,7 @@ constexpr shape_family families[] = {shape_family::softmax,
                                      shape_family::softmax_gradient,
                                      shape_family::softmax_alone_gradient,
                                      shape_family::norm_gradient,
+                                     shape_family::norm_alone_gradient,
                                      shape_family::attention,
                                      shape_family::layernorm_chain,
                                      shape_family::layernorm_tee_chain,
@@ -651,39 +653,114 @@ TEST_CASE("rows of five and six packs: the 16-bit widths between the powers of t
   }
 }
 
-TEST_CASE("the norms' backward off the grid: phased rows but the 16-bit cluster rows to 32768") {
+TEST_CASE("the norms' backward alone: the norms' rows but at 2048, 8192, 32768 and 65536 16-bit "
+          "columns and at 16384 and 32768 fp32 columns, the same widest row of every engine") {
+  using rf::tuning::register_shape;
+  // The rows where the op alone and under a chain differ (tuning.hpp): 16-bit staged where the
+  // chain reads direct, 65536 on 8 blocks of 1024; fp32 16384 on 2 x 1024 in 2 for the op alone,
+  // 32768 on 1 x 1024 in 8 for the chain.
+  auto const differing = [](table_key key, rf::index_t max_cols) {
+    if (key.element_bytes == 2 && key.pack == 8)
+      return max_cols == 2048 || max_cols == 8192 || max_cols == 32768 || max_cols == 65536;
+    if (key.element_bytes == 4 && key.pack == 4)
+      return max_cols == 16384 || max_cols == 32768;
+    return false;
+  };
+  for_each_table_pair(shape_family::norm_alone_gradient, shape_family::norm_gradient,
+                      [&](table alone, table chained, table_key key) {
+                        REQUIRE(alone.size() == chained.size());
+                        for (std::size_t i = 0; i < alone.size(); ++i) {
+                          CAPTURE(alone[i].max_cols);
+                          REQUIRE(alone[i].max_cols == chained[i].max_cols);
+                          CHECK((alone[i] == chained[i]) == !differing(key, alone[i].max_cols));
+                          // The 16-bit rows the chain reads direct, the op alone stages.
+                          if (key.element_bytes == 2 && differing(key, alone[i].max_cols)) {
+                            CHECK(alone[i].staged);
+                            CHECK(!chained[i].staged);
+                          }
+                        }
+                        check_widest(alone, chained, key.pack, std::equal_to<>{});
+                      });
+  auto const row_at = [](table rows, rf::index_t max_cols) {
+    return *std::find_if(rows.begin(), rows.end(),
+                         [&](register_shape const& s) { return s.max_cols == max_cols; });
+  };
+  auto const alone_16 = rf::detail::register_shapes(2, 8, shape_family::norm_alone_gradient);
+  auto const chained_16 = rf::detail::register_shapes(2, 8, shape_family::norm_gradient);
+  auto const alone_32 = rf::detail::register_shapes(4, 4, shape_family::norm_alone_gradient);
+  auto const chained_32 = rf::detail::register_shapes(4, 4, shape_family::norm_gradient);
+  auto const blocks = [](register_shape const& s) {
+    return std::tuple{s.packs, s.block_threads, s.cluster_blocks, s.min_blocks_per_sm};
+  };
+  CHECK(blocks(row_at(alone_16, 65536)) == std::tuple{1, 1024, 8, 1});
+  CHECK(blocks(row_at(chained_16, 65536)) == std::tuple{1, 512, 16, 2});
+  CHECK(blocks(row_at(alone_32, 16384)) == std::tuple{2, 1024, 2, 1});
+  CHECK(blocks(row_at(chained_32, 16384)) == std::tuple{1, 512, 8, 2});
+  CHECK(blocks(row_at(alone_32, 32768)) == std::tuple{2, 256, 16, 4});
+  CHECK(blocks(row_at(chained_32, 32768)) == std::tuple{1, 1024, 8, 1});
+  // The automatic plan of each width takes its family's row.
   rf::device_info const h100 = test::described_device();
-  auto const norm_16 = rf::detail::register_shapes(2, 8, shape_family::norm_gradient);
-  auto const norm_32 = rf::detail::register_shapes(4, 4, shape_family::norm_gradient);
-  // Which rows have phased kernels, as the launch marks them (has_phased_kernel).
-  auto const compiled = [](auto const& shapes) {
-    std::vector<char> marks;
-    for (auto const& s : shapes)
-      marks.push_back(s.has_phased_kernel);
-    return marks;
-  };
-  auto const marks_16 = compiled(norm_16), marks_32 = compiled(norm_32);
-  for (auto const& s : norm_16) {
-    CAPTURE(s.max_cols);
-    CHECK(s.has_phased_kernel == (s.cluster_blocks == 1 || s.max_cols > 32768));
-  }
-  for (auto const& s : norm_32)
-    CHECK(s.has_phased_kernel);
-  auto const phased = [&](auto const& shapes, auto const& marks, int pack, rf::index_t cols) {
-    std::span<bool const> const rows(reinterpret_cast<bool const*>(marks.data()), marks.size());
-    return rf::detail::try_phased_plan("layernorm_backward", 4096, cols, pack,
-                                       rf::engine_kind::automatic, h100, shapes, rows);
-  };
-  for (rf::index_t cols : {1000, 3000, 4097, 50257, 100003}) {
+  auto const plan_of = [&](int element_bytes, int pack, rf::index_t cols, table rows) {
     CAPTURE(cols);
-    CHECK(phased(norm_16, marks_16, 8, cols).phased);
-    CHECK(phased(norm_32, marks_32, 4, cols).phased);
+    return rf::detail::choose_plan("layernorm_backward", 4096, cols, pack,
+                                   rf::engine_kind::automatic, h100, rows);
+  };
+  for (rf::index_t cols : {2048, 8192, 32768, 65536}) {
+    rf::plan const alone = plan_of(2, 8, cols, alone_16);
+    rf::plan const chained = plan_of(2, 8, cols, chained_16);
+    CHECK(alone.staged);
+    CHECK(!chained.staged);
+    CHECK(alone.block_threads == row_at(alone_16, cols).block_threads);
+    CHECK(alone.cluster_blocks == row_at(alone_16, cols).cluster_blocks);
   }
-  for (rf::index_t cols : {4200, 8191, 16383, 32767}) {
-    CAPTURE(cols);
-    rf::plan const p = phased(norm_16, marks_16, 8, cols);
-    CHECK(!p.phased);
-    CHECK(!p.refused.empty());
-    CHECK(phased(norm_32, marks_32, 4, cols).phased);
+  for (rf::index_t cols : {16384, 32768}) {
+    rf::plan const alone = plan_of(4, 4, cols, alone_32);
+    rf::plan const chained = plan_of(4, 4, cols, chained_32);
+    CHECK(alone.block_threads == row_at(alone_32, cols).block_threads);
+    CHECK(alone.cluster_blocks == row_at(alone_32, cols).cluster_blocks);
+    CHECK(chained.block_threads == row_at(chained_32, cols).block_threads);
+    CHECK(chained.cluster_blocks == row_at(chained_32, cols).cluster_blocks);
+  }
+}
+
+TEST_CASE("the norms' backward off the grid, alone and under a chain: phased rows but the 16-bit "
+          "cluster rows to 32768") {
+  rf::device_info const h100 = test::described_device();
+  for (shape_family const family :
+       {shape_family::norm_gradient, shape_family::norm_alone_gradient}) {
+    CAPTURE(int(family));
+    auto const norm_16 = rf::detail::register_shapes(2, 8, family);
+    auto const norm_32 = rf::detail::register_shapes(4, 4, family);
+    // Which rows have phased kernels, as the launch marks them (has_phased_kernel).
+    auto const compiled = [](auto const& shapes) {
+      std::vector<char> marks;
+      for (auto const& s : shapes)
+        marks.push_back(s.has_phased_kernel);
+      return marks;
+    };
+    auto const marks_16 = compiled(norm_16), marks_32 = compiled(norm_32);
+    for (auto const& s : norm_16) {
+      CAPTURE(s.max_cols);
+      CHECK(s.has_phased_kernel == (s.cluster_blocks == 1 || s.max_cols > 32768));
+    }
+    for (auto const& s : norm_32)
+      CHECK(s.has_phased_kernel);
+    auto const phased = [&](auto const& shapes, auto const& marks, int pack, rf::index_t cols) {
+      std::span<bool const> const rows(reinterpret_cast<bool const*>(marks.data()), marks.size());
+      return rf::detail::try_phased_plan("layernorm_backward", 4096, cols, pack,
+                                         rf::engine_kind::automatic, h100, shapes, rows);
+    };
+    for (rf::index_t cols : {1000, 3000, 4097, 50257, 100003}) {
+      CAPTURE(cols);
+      CHECK(phased(norm_16, marks_16, 8, cols).phased);
+      CHECK(phased(norm_32, marks_32, 4, cols).phased);
+    }
+    for (rf::index_t cols : {4200, 8191, 16383, 32767}) {
+      CAPTURE(cols);
+      rf::plan const p = phased(norm_16, marks_16, 8, cols);
+      CHECK(!p.phased);
+      CHECK(!p.refused.empty());
+      CHECK(phased(norm_32, marks_32, 4, cols).phased);
+    }
   }
 }

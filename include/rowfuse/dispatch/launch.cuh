@@ -20,6 +20,7 @@
 #include "../engine/streaming_engine.cuh"
 #include "../expr/expression.hpp"
 #include "../op/norm.cuh"
+#include "../op/norm_backward.cuh"
 #include "../op/softmax.cuh"
 #include "../op/softmax_backward.cuh"
 #include "cluster_sizing.hpp"
@@ -75,6 +76,14 @@ inline constexpr tuning::shape_family
         !Log && is_bare<Load> && is_bare<Gradient> && is_bare<Store>
             ? tuning::shape_family::softmax_alone_gradient
             : tuning::shape_family::softmax_gradient;
+/// The norms' backward alone likewise (norm_alone_gradient: staged at a few widths); under a chain
+/// (the residual block's backward) the norms' backward's.
+template <bool Centered, class Affine, class Gradient, class Load, class Store>
+inline constexpr tuning::shape_family
+    gradient_family<op::norm_backward<Centered, Affine, Gradient>, Load, Store> =
+        is_bare<Load>&& is_bare<Gradient>&& is_bare<Store>
+            ? tuning::shape_family::norm_alone_gradient
+            : tuning::shape_family::norm_gradient;
 
 /// Softmax (not log-softmax: not measured) takes attention's shapes under a load chain that
 /// masks and a store chain that drops.

@@ -1069,6 +1069,23 @@ inline constexpr register_shape gradient_16bit[] = {
     {262144, 4, 512, true, 16, false, false, 1},    // r27 0.324 / 0.42 (staged: 0.27 / 0.37)
 };
 
+/// The norms' backward alone (input, gradient and output bare) over 16-bit inputs: gradient_16bit's
+/// rows, but staged where the residual block's backward keeps them direct, and at 65536 columns on
+/// clusters of 8 blocks of 1024 threads, one an SM: 15 such clusters are resident at once (120
+/// SMs), where 14 of the 16 blocks of 512 threads, two an SM, fill 224 of 264 block slots
+/// (cudaOccupancyMaxActiveClusters on an H100, twenty-seventh session). Layernorm / rmsnorm
+/// backward, staged against [direct]: round 27 (twentieth session, H100) 2048 0.820 / 0.874
+/// [0.802 / 0.859], 8192 0.798 / 0.833 [0.768 / 0.810], 32768 0.651 / 0.740 [0.625 / 0.688];
+/// rowfuse-bench on an H200 (thirty-seventh session, bench/NOTES.md) 2048 0.753 / 0.886 [0.710 /
+/// 0.781], 8192 0.700 / 0.801 [0.653 / 0.707], 32768 0.550 / 0.646 [0.535 / 0.583], 65536
+/// 0.479 / 0.565 [0.458 / 0.511] (512 threads in 16, staged: 0.456 / 0.545; 2 x 512 in 4 at
+/// 32768, staged: 0.557 / 0.640). Both streams' two slots take 32 KB a block (64 KB at 65536).
+inline constexpr auto norm_alone_gradient_16bit =
+    replace_rows(gradient_16bit, {phased_capped({2048, 1, 256, true, 1, true, false, 4}, 2),
+                                  unphased({8192, 1, 512, true, 2, true, false, 2}),
+                                  unphased({32768, 1, 512, true, 8, true, false, 2}),
+                                  {65536, 1, 1024, true, 8, true, false, 1}});
+
 /// The norms' backward over fp32 inputs, packs of 4 (layernorm backward, fused / copy; shapes
 /// that spill do so under their register cap, 8-32 bytes).
 inline constexpr register_shape gradient_32bit[] = {
@@ -1080,12 +1097,26 @@ inline constexpr register_shape gradient_32bit[] = {
     {8192, 2, 1024, true, 1, true, false, 1},    // r27 0.878 (dy read direct: 128 KB of slots,
                                                  //   staged_gradient_max_bytes), spills 24 bytes
     {16384, 1, 512, true, 8, true, false, 2},    // r27 0.772 ([0.714] direct)
-    {32768, 2, 256, true, 16, true, false, 4},   // r27 0.752, spills 8 bytes ([0.704] 2 x 512 in 8)
+    {32768, 1, 1024, true, 8, true, false, 1},   // residual_backward, H200 (thirty-seventh
+                                                 //   session): 0.586 ([0.485] 2 x 256 in 16)
     {65536, 2, 512, true, 16, true, false, 2},   // r27 0.702 (dy read direct: 0.676)
     {131072, 2, 1024, true, 16, true, true, 1},  // r27 0.585 (dy read direct; [0.429] 8 x 256
                                                  //   in 16)
     {262144, 8, 512, true, 16, false, false, 1}, // r27 0.354
 };
+
+/// The norms' backward alone (input, gradient and output bare) over fp32 inputs: gradient_32bit's
+/// rows but at 16384 columns on clusters of 2 blocks of 1024 threads, one an SM (66 clusters at
+/// once, where the 8 blocks of 512 threads, two an SM, fill 30), and at 32768 on 2 x 256 in 16
+/// under a cap of four, the row the residual block's backward left (round 27, twentieth session,
+/// H100: 0.752, spills 8 bytes; 2 x 512 in 8: 0.704). rowfuse-bench on an H200
+/// (thirty-seventh session, layernorm / rmsnorm backward; the residual block's in brackets):
+/// 16384 0.720 / 0.856 [0.519] against 0.660 / 0.720 [0.641] on 1 x 512 in 8; 32768 0.695 / 0.801
+/// [0.485] against 0.600 / 0.686 [0.586] on 1 x 1024 in 8, one an SM. Its two slots of x take
+/// 64 KB a block (dy is read direct: staged_gradient_max_bytes).
+inline constexpr auto norm_alone_gradient_32bit =
+    replace_rows(gradient_32bit, {{16384, 2, 1024, true, 2, true, false, 1},
+                                  {32768, 2, 256, true, 16, true, false, 4}});
 
 // softmax_backward and log_softmax_backward on whole-block and cluster rows: round 5 of
 // bench/experiments/row_shapes.cu (H100, 2026-11-23; y and dy 2^26 elements each, the copy of
@@ -1176,9 +1207,9 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
 /// 16-bit packs differ at a few widths; fp32 its own) or layernorm_store_chain's (under a store
 /// chain alone: 16-bit
 /// packs and fp32 have their own rows, single elements layernorm_chain's), or a backward op's (they
-/// hold two streams): softmax's (softmax's alone differs at a few widths), or the norms'. Which
-/// engines an op can be forced onto depends on its family's tables (every backward table's cluster
-/// rows reach 262144 columns).
+/// hold two streams): softmax's (softmax's alone differs at a few widths), or the norms' (the
+/// norms' alone differ at a few widths). Which engines an op can be forced onto depends on its
+/// family's tables (every backward table's cluster rows reach 262144 columns).
 enum class shape_family {
   softmax,
   log_softmax, ///< softmax's shapes but at a few widths (single elements too)
@@ -1188,6 +1219,8 @@ enum class shape_family {
   softmax_alone_gradient, ///< softmax backward with bare chains: softmax_gradient's but at a few
                           ///< widths
   norm_gradient,
+  norm_alone_gradient,   ///< the norms' backward with bare chains: norm_gradient's but at a few
+                         ///< widths
   attention,             ///< softmax with a load chain that masks and a store chain that drops
   layernorm_chain,       ///< layernorm under a load chain (layernorm: the op alone)
   layernorm_tee_chain,   ///< layernorm under a load chain that tees (rf::tee): layernorm_chain's
@@ -1200,20 +1233,26 @@ enum class shape_family {
 template <int ElementBytes, int Pack, shape_family Family> constexpr auto const& shapes_for() {
   if constexpr (Family == shape_family::softmax_gradient ||
                 Family == shape_family::softmax_alone_gradient ||
-                Family == shape_family::norm_gradient) {
-    constexpr bool softmax = Family != shape_family::norm_gradient;
+                Family == shape_family::norm_gradient ||
+                Family == shape_family::norm_alone_gradient) {
+    constexpr bool softmax =
+        Family == shape_family::softmax_gradient || Family == shape_family::softmax_alone_gradient;
     if constexpr (Pack == 1 && ElementBytes == 4)
       return scalar_gradient_32bit;
     else if constexpr (Pack == 1)
       return scalar_gradient_16bit;
     else if constexpr (ElementBytes == 4 && softmax)
       return softmax_gradient_32bit;
+    else if constexpr (ElementBytes == 4 && Family == shape_family::norm_alone_gradient)
+      return norm_alone_gradient_32bit;
     else if constexpr (ElementBytes == 4)
       return gradient_32bit;
     else if constexpr (Family == shape_family::softmax_alone_gradient)
       return softmax_alone_gradient_16bit;
     else if constexpr (softmax)
       return softmax_gradient_16bit;
+    else if constexpr (Family == shape_family::norm_alone_gradient)
+      return norm_alone_gradient_16bit;
     else
       return gradient_16bit;
   } else if constexpr (Pack == 1 && ElementBytes == 4) {
