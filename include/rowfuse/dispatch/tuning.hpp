@@ -1073,7 +1073,7 @@ inline constexpr register_shape gradient_16bit[] = {
 /// rows, but staged where the residual block's backward keeps them direct, and at 65536 columns on
 /// clusters of 8 blocks of 1024 threads, one an SM: 15 such clusters are resident at once (120
 /// SMs), where 14 of the 16 blocks of 512 threads, two an SM, fill 224 of 264 block slots
-/// (cudaOccupancyMaxActiveClusters on an H100, twenty-seventh session). Layernorm / rmsnorm
+/// (cudaOccupancyMaxActiveClusters, the same on an H100 and an H200). Layernorm / rmsnorm
 /// backward, staged against [direct]: round 27 (twentieth session, H100) 2048 0.820 / 0.874
 /// [0.802 / 0.859], 8192 0.798 / 0.833 [0.768 / 0.810], 32768 0.651 / 0.740 [0.625 / 0.688];
 /// rowfuse-bench on an H200 (thirty-seventh session, bench/NOTES.md) 2048 0.753 / 0.886 [0.710 /
