@@ -248,8 +248,6 @@ std::span<tuning::register_shape const> table_of(tuning::shape_family family) {
     return shapes_for<ElementBytes, Pack, shape_family::attention>();
   case shape_family::softmax_gradient:
     return shapes_for<ElementBytes, Pack, shape_family::softmax_gradient>();
-  case shape_family::softmax_alone_gradient:
-    return shapes_for<ElementBytes, Pack, shape_family::softmax_alone_gradient>();
   case shape_family::norm_alone_gradient:
     return shapes_for<ElementBytes, Pack, shape_family::norm_alone_gradient>();
   case shape_family::norm_gradient:

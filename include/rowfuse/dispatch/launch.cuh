@@ -67,17 +67,15 @@ inline constexpr tuning::shape_family forward_family<op::layernorm<Affine>> =
 
 template <class Op, class Load, class Store>
 inline constexpr tuning::shape_family gradient_family = tuning::shape_family::norm_gradient;
-/// Softmax's backward alone (its input, gradient and output bare) takes shapes of its own at a few
-/// widths; log-softmax's, and either under a chain (the attention pipeline's backward), softmax
-/// backward's.
+/// Softmax's and log-softmax's backward, alone or under a chain (the attention pipeline's
+/// backward), take softmax backward's shapes.
 template <bool Log, class Gradient, class Load, class Store>
 inline constexpr tuning::shape_family
     gradient_family<op::softmax_backward<Log, Gradient>, Load, Store> =
-        !Log && is_bare<Load> && is_bare<Gradient> && is_bare<Store>
-            ? tuning::shape_family::softmax_alone_gradient
-            : tuning::shape_family::softmax_gradient;
-/// The norms' backward alone likewise (norm_alone_gradient: staged at a few widths); under a chain
-/// (the residual block's backward) the norms' backward's.
+        tuning::shape_family::softmax_gradient;
+/// The norms' backward alone (its input, gradient and output bare) takes shapes of its own at a few
+/// widths (norm_alone_gradient); under a chain (the residual block's backward) the norms'
+/// backward's.
 template <bool Centered, class Affine, class Gradient, class Load, class Store>
 inline constexpr tuning::shape_family
     gradient_family<op::norm_backward<Centered, Affine, Gradient>, Load, Store> =

@@ -1070,18 +1070,21 @@ inline constexpr register_shape gradient_16bit[] = {
 };
 
 /// The norms' backward alone (input, gradient and output bare) over 16-bit inputs: gradient_16bit's
-/// rows, but staged where the residual block's backward keeps them direct, and at 65536 columns on
-/// clusters of 8 blocks of 1024 threads, one an SM: 15 such clusters are resident at once (120
-/// SMs), where 14 of the 16 blocks of 512 threads, two an SM, fill 224 of 264 block slots
-/// (cudaOccupancyMaxActiveClusters, the same on an H100 and an H200). Layernorm / rmsnorm
-/// backward, staged against [direct]: round 27 (twentieth session, H100) 2048 0.820 / 0.874
-/// [0.802 / 0.859], 8192 0.798 / 0.833 [0.768 / 0.810], 32768 0.651 / 0.740 [0.625 / 0.688];
-/// rowfuse-bench on an H200 (thirty-seventh session, bench/NOTES.md) 2048 0.753 / 0.886 [0.710 /
-/// 0.781], 8192 0.700 / 0.801 [0.653 / 0.707], 32768 0.550 / 0.646 [0.535 / 0.583], 65536
-/// 0.479 / 0.565 [0.458 / 0.511] (512 threads in 16, staged: 0.456 / 0.545; 2 x 512 in 4 at
+/// rows but for three kinds. At 1024 columns two packs over a block of 64 threads, staged
+/// (thirty-seventh session, H200: 0.813 / 0.872 against 0.724 / 0.803 on 1 x 128 direct and 0.761 /
+/// 0.848 on 1 x 128 staged). At 2048, 8192 and 32768 the rows staged, where the residual block's
+/// backward keeps them direct. At 65536 columns on clusters of 8 blocks of 1024 threads, one an SM:
+/// 15 such clusters are resident at once (120 SMs), where 14 of the 16 blocks of 512 threads, two
+/// an SM, fill 224 of 264 block slots (cudaOccupancyMaxActiveClusters, the same on an H100 and an
+/// H200). Layernorm / rmsnorm backward, staged against [direct]: round 27 (twentieth session, H100)
+/// 2048 0.820 / 0.874 [0.802 / 0.859], 8192 0.798 / 0.833 [0.768 / 0.810], 32768 0.651 / 0.740
+/// [0.625 / 0.688]; rowfuse-bench on an H200 (thirty-seventh session, bench/NOTES.md) 2048 0.753 /
+/// 0.886 [0.710 / 0.781], 8192 0.700 / 0.801 [0.653 / 0.707], 32768 0.550 / 0.646 [0.535 / 0.583],
+/// 65536 0.479 / 0.565 [0.458 / 0.511] (512 threads in 16, staged: 0.456 / 0.545; 2 x 512 in 4 at
 /// 32768, staged: 0.557 / 0.640). Both streams' two slots take 32 KB a block (64 KB at 65536).
 inline constexpr auto norm_alone_gradient_16bit =
-    replace_rows(gradient_16bit, {phased_capped({2048, 1, 256, true, 1, true, false, 4}, 2),
+    replace_rows(gradient_16bit, {{1024, 2, 64, true, 1, true, false, 8},
+                                  phased_capped({2048, 1, 256, true, 1, true, false, 4}, 2),
                                   unphased({8192, 1, 512, true, 2, true, false, 2}),
                                   unphased({32768, 1, 512, true, 8, true, false, 2}),
                                   {65536, 1, 1024, true, 8, true, false, 1}});
@@ -1130,15 +1133,18 @@ inline constexpr auto norm_alone_gradient_32bit =
 // Round 27 (twentieth session): at 32-512 columns one block a tile under a cap of four blocks an
 // SM, where the staged persistent rows before ran 0.93-0.95 / 0.84-0.86; at 64-512 staged, with
 // the gradient staged beside the input (engine::staged_streams; the same shape with dy read
-// direct: 0.97-0.99 / 0.92-0.94); at 1024 softmax's backward alone on one block a tile
-// (softmax_alone_gradient_16bit).
+// direct: 0.97-0.99 / 0.92-0.94). At 1024 (thirty-seventh session, H200, rowfuse-bench, fp16):
+// one pack over a whole block of 128 threads under a cap of eight blocks an SM, as the 2048 row
+// holds two, where the rows before ran 0.90 / 0.88 and the attention chain's backward 0.59
+// (group rows of four packs, staged; for softmax's backward alone one block a tile, for the others
+// the persistent grid): 0.98 / 0.95, 0.69; the same row staged 0.99 / 0.89, 0.67.
 
 /// softmax and log-softmax backward over 16-bit inputs, packs of 8 (softmax / log-softmax
 /// backward).
 inline constexpr register_shape softmax_gradient_16bit[] = {
-    {32, 1, 256, false, 1, false, false, 4}, // r27 1.014 / 0.967
-    {512, 2, 256, false, 1, true, false, 4}, // r27 0.988-1.009 / 0.985-1.007 at 64-512
-    {1024, 4, 128, false, 1, true, true, 1}, // r27 0.936 / 0.905 (tiles: 1.007 / 0.848)
+    {32, 1, 256, false, 1, false, false, 4},  // r27 1.014 / 0.967
+    {512, 2, 256, false, 1, true, false, 4},  // r27 0.988-1.009 / 0.985-1.007 at 64-512
+    {1024, 1, 128, true, 1, false, false, 8}, // H200 0.981 / 0.945 ([0.903 / 0.879])
     // r5 1.012 / 1.009 (the norms' row: 0.94). Its phased kernel (rows off the 16-byte grid)
     // capped to the aligned one's seven blocks an SM (ptxas -v, sm_90, twenty-seventh session:
     // 72 registers aligned, 80 phased (six blocks), 72 capped, no spill).
@@ -1154,15 +1160,6 @@ inline constexpr register_shape softmax_gradient_16bit[] = {
     {262144, 2, 1024, true, 16, false, true, 1}, // r26 0.852-0.853 / 0.784-0.788 (4 x 512, r22's
                                                  //   row: 0.88 / 0.76, [0.86 / 0.71])
 };
-
-/// softmax backward alone (no load, gradient or store nodes) over 16-bit inputs: softmax_gradient's
-/// rows but at 1024 columns, one block a tile (round 27: 1.007 against 0.936 on the persistent
-/// grid, where log-softmax's backward ran 0.848 against 0.905; rowfuse-bench, the attention
-/// chain's backward on this row: 0.83 -> 0.77). Its phased kernel capped to the aligned one's four
-/// blocks an SM (ptxas -v, sm_90, twenty-seventh session: 126 registers aligned, 146 phased (three
-/// blocks), 126 capped, no spill).
-inline constexpr auto softmax_alone_gradient_16bit = replace_rows(
-    softmax_gradient_16bit, {phased_capped({1024, 4, 128, false, 1, true, false, 1}, 4)});
 
 /// softmax and log-softmax backward over fp32 inputs, packs of 4.
 inline constexpr register_shape softmax_gradient_32bit[] = {
@@ -1207,17 +1204,15 @@ inline constexpr register_shape scalar_gradient_32bit[] = {
 /// 16-bit packs differ at a few widths; fp32 its own) or layernorm_store_chain's (under a store
 /// chain alone: 16-bit
 /// packs and fp32 have their own rows, single elements layernorm_chain's), or a backward op's (they
-/// hold two streams): softmax's (softmax's alone differs at a few widths), or the norms' (the
-/// norms' alone differ at a few widths). Which engines an op can be forced onto depends on its
-/// family's tables (every backward table's cluster rows reach 262144 columns).
+/// hold two streams): softmax's, or the norms' (the norms' alone differ at a few widths). Which
+/// engines an op can be forced onto depends on its family's tables (every backward table's cluster
+/// rows reach 262144 columns).
 enum class shape_family {
   softmax,
   log_softmax, ///< softmax's shapes but at a few widths (single elements too)
   rmsnorm,
   layernorm,
   softmax_gradient,
-  softmax_alone_gradient, ///< softmax backward with bare chains: softmax_gradient's but at a few
-                          ///< widths
   norm_gradient,
   norm_alone_gradient,   ///< the norms' backward with bare chains: norm_gradient's but at a few
                          ///< widths
@@ -1231,12 +1226,9 @@ enum class shape_family {
 /// The table for elements of `ElementBytes` at packs of `Pack` for ops of `Family`: the kernel
 /// table and the plan both take it from here.
 template <int ElementBytes, int Pack, shape_family Family> constexpr auto const& shapes_for() {
-  if constexpr (Family == shape_family::softmax_gradient ||
-                Family == shape_family::softmax_alone_gradient ||
-                Family == shape_family::norm_gradient ||
+  if constexpr (Family == shape_family::softmax_gradient || Family == shape_family::norm_gradient ||
                 Family == shape_family::norm_alone_gradient) {
-    constexpr bool softmax =
-        Family == shape_family::softmax_gradient || Family == shape_family::softmax_alone_gradient;
+    constexpr bool softmax = Family == shape_family::softmax_gradient;
     if constexpr (Pack == 1 && ElementBytes == 4)
       return scalar_gradient_32bit;
     else if constexpr (Pack == 1)
@@ -1247,8 +1239,6 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
       return norm_alone_gradient_32bit;
     else if constexpr (ElementBytes == 4)
       return gradient_32bit;
-    else if constexpr (Family == shape_family::softmax_alone_gradient)
-      return softmax_alone_gradient_16bit;
     else if constexpr (softmax)
       return softmax_gradient_16bit;
     else if constexpr (Family == shape_family::norm_alone_gradient)
