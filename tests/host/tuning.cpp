@@ -683,8 +683,10 @@ TEST_CASE("the norms' backward alone: the norms' rows but at 1024, 2048, 8192, 3
                         check_widest(alone, chained, key.pack, std::equal_to<>{});
                       });
   auto const row_at = [](table rows, rf::index_t max_cols) {
-    return *std::find_if(rows.begin(), rows.end(),
-                         [&](register_shape const& s) { return s.max_cols == max_cols; });
+    auto const row = std::find_if(rows.begin(), rows.end(),
+                                  [&](register_shape const& s) { return s.max_cols == max_cols; });
+    REQUIRE(row != rows.end());
+    return *row;
   };
   auto const alone_16 = rf::detail::register_shapes(2, 8, shape_family::norm_alone_gradient);
   auto const chained_16 = rf::detail::register_shapes(2, 8, shape_family::norm_gradient);
