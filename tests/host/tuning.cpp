@@ -652,36 +652,47 @@ TEST_CASE("rows of five and six packs: the 16-bit widths between the powers of t
   }
 }
 
-TEST_CASE("the norms' backward alone: the norms' rows but at 1024, 2048, 8192, 32768 and 65536 "
+TEST_CASE("the norms' backward alone: the norms' rows but at 128-2048, 8192, 32768 and 65536 "
           "16-bit columns and at 16384 and 32768 fp32 columns, the same widest row of every "
           "engine") {
   using rf::tuning::register_shape;
-  // The rows where the op alone and under a chain differ (tuning.hpp): 16-bit staged where the
-  // chain reads direct, 1024 on 2 x 64, 65536 on 8 blocks of 1024; fp32 16384 on 2 x 1024 in 2 for
-  // the op alone, 32768 on 1 x 1024 in 8 for the chain.
+  // The rows where the op alone and under a chain differ (tuning.hpp): 16-bit a row of its own at
+  // 128 (the chain's 256 row holds those widths), 256 on two packs a lane, 512 under a cap of two,
+  // staged where the chain reads direct, 1024 on 2 x 64, 65536 on 8 blocks of 1024; fp32 16384 on
+  // 2 x 1024 in 2 for the op alone, 32768 on 1 x 1024 in 8 for the chain.
   auto const differing = [](table_key key, rf::index_t max_cols) {
     if (key.element_bytes == 2 && key.pack == 8)
-      return max_cols == 1024 || max_cols == 2048 || max_cols == 8192 || max_cols == 32768 ||
-             max_cols == 65536;
+      return max_cols == 128 || max_cols == 256 || max_cols == 512 || max_cols == 1024 ||
+             max_cols == 2048 || max_cols == 8192 || max_cols == 32768 || max_cols == 65536;
     if (key.element_bytes == 4 && key.pack == 4)
       return max_cols == 16384 || max_cols == 32768;
     return false;
   };
-  for_each_table_pair(shape_family::norm_alone_gradient, shape_family::norm_gradient,
-                      [&](table alone, table chained, table_key key) {
-                        REQUIRE(alone.size() == chained.size());
-                        for (std::size_t i = 0; i < alone.size(); ++i) {
-                          CAPTURE(alone[i].max_cols);
-                          REQUIRE(alone[i].max_cols == chained[i].max_cols);
-                          CHECK((alone[i] == chained[i]) == !differing(key, alone[i].max_cols));
-                          // The 16-bit rows the chain reads direct, the op alone stages.
-                          if (key.element_bytes == 2 && differing(key, alone[i].max_cols)) {
-                            CHECK(alone[i].staged);
-                            CHECK(!chained[i].staged);
-                          }
-                        }
-                        check_widest(alone, chained, key.pack, std::equal_to<>{});
-                      });
+  auto const only_alone = [](table_key key, rf::index_t max_cols) {
+    return key.element_bytes == 2 && key.pack == 8 && max_cols == 128;
+  };
+  for_each_table_pair(
+      shape_family::norm_alone_gradient, shape_family::norm_gradient,
+      [&](table alone, table chained, table_key key) {
+        std::size_t matched = 0;
+        for (register_shape const& row : alone) {
+          CAPTURE(row.max_cols);
+          auto const same_width = std::find_if(chained.begin(), chained.end(), [&](auto const& s) {
+            return s.max_cols == row.max_cols;
+          });
+          if (same_width == chained.end()) {
+            CHECK(only_alone(key, row.max_cols));
+            continue;
+          }
+          ++matched;
+          CHECK((row == *same_width) == !differing(key, row.max_cols));
+          // The 16-bit rows the chain reads direct, the op alone stages.
+          if (key.element_bytes == 2 && differing(key, row.max_cols) && !same_width->staged)
+            CHECK(row.staged);
+        }
+        CHECK(matched == chained.size());
+        check_widest(alone, chained, key.pack, std::equal_to<>{});
+      });
   auto const row_at = [](table rows, rf::index_t max_cols) {
     auto const row = std::find_if(rows.begin(), rows.end(),
                                   [&](register_shape const& s) { return s.max_cols == max_cols; });
@@ -695,6 +706,11 @@ TEST_CASE("the norms' backward alone: the norms' rows but at 1024, 2048, 8192, 3
   auto const blocks = [](register_shape const& s) {
     return std::tuple{s.packs, s.block_threads, s.cluster_blocks, s.min_blocks_per_sm};
   };
+  CHECK(blocks(row_at(alone_16, 128)) == std::tuple{1, 256, 1, 4});
+  CHECK(blocks(row_at(alone_16, 256)) == std::tuple{2, 256, 1, 2});
+  CHECK(blocks(row_at(chained_16, 256)) == std::tuple{1, 256, 1, 4});
+  CHECK(blocks(row_at(alone_16, 512)) == std::tuple{2, 256, 1, 2});
+  CHECK(blocks(row_at(chained_16, 512)) == std::tuple{2, 256, 1, 1});
   CHECK(blocks(row_at(alone_16, 1024)) == std::tuple{2, 64, 1, 8});
   CHECK(blocks(row_at(chained_16, 1024)) == std::tuple{1, 128, 1, 8});
   CHECK(blocks(row_at(alone_16, 65536)) == std::tuple{1, 1024, 8, 1});
@@ -710,13 +726,21 @@ TEST_CASE("the norms' backward alone: the norms' rows but at 1024, 2048, 8192, 3
     return rf::detail::choose_plan("layernorm_backward", 4096, cols, pack,
                                    rf::engine_kind::automatic, h100, rows);
   };
-  for (rf::index_t cols : {1024, 2048, 8192, 32768, 65536}) {
+  for (rf::index_t cols : {256, 1024, 2048, 8192, 32768, 65536}) {
     rf::plan const alone = plan_of(2, 8, cols, alone_16);
     rf::plan const chained = plan_of(2, 8, cols, chained_16);
     CHECK(alone.staged);
     CHECK(!chained.staged);
     CHECK(alone.block_threads == row_at(alone_16, cols).block_threads);
     CHECK(alone.cluster_blocks == row_at(alone_16, cols).cluster_blocks);
+  }
+  // At 65-128 columns the op alone takes its 128 row (one pack a lane), at 129-256 the 256 row
+  // (two packs a lane: 16 lanes a row at 256 columns); the chain takes its 256 row at both.
+  for (rf::index_t cols : {128, 256}) {
+    rf::plan const alone = plan_of(2, 8, cols, alone_16);
+    CHECK(alone.packs == row_at(alone_16, cols).packs);
+    CHECK(alone.group == cols / 8 / alone.packs);
+    CHECK(plan_of(2, 8, cols, chained_16).shape == plan_of(2, 8, 256, chained_16).shape);
   }
   for (rf::index_t cols : {16384, 32768}) {
     rf::plan const alone = plan_of(4, 4, cols, alone_32);

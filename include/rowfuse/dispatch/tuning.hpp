@@ -1070,7 +1070,7 @@ inline constexpr register_shape gradient_16bit[] = {
 };
 
 /// The norms' backward alone (input, gradient and output bare) over 16-bit inputs: gradient_16bit's
-/// rows but for three kinds. At 1024 columns two packs over a block of 64 threads, staged
+/// rows but for those named here. At 1024 columns two packs over a block of 64 threads, staged
 /// (thirty-seventh session, H200: 0.813 / 0.872 against 0.724 / 0.803 on 1 x 128 direct and 0.761 /
 /// 0.848 on 1 x 128 staged). At 2048, 8192 and 32768 the rows staged, where the residual block's
 /// backward keeps them direct. At 65536 columns on clusters of 8 blocks of 1024 threads, one an SM:
@@ -1082,12 +1082,24 @@ inline constexpr register_shape gradient_16bit[] = {
 /// 0.886 [0.710 / 0.781], 8192 0.700 / 0.801 [0.653 / 0.707], 32768 0.550 / 0.646 [0.535 / 0.583],
 /// 65536 0.479 / 0.565 [0.458 / 0.511] (512 threads in 16, staged: 0.456 / 0.545; 2 x 512 in 4 at
 /// 32768, staged: 0.557 / 0.640). Both streams' two slots take 32 KB a block (64 KB at 65536).
-inline constexpr auto norm_alone_gradient_16bit =
-    replace_rows(gradient_16bit, {{1024, 2, 64, true, 1, true, false, 8},
+/// Narrow rows (thirty-eighth session, H200, rowfuse-bench, bench/NOTES.md), on group rows staged:
+/// 33-128 columns one pack a lane under a cap of four (the chain's 256 row, staged), 129-256 two
+/// packs a lane under a cap of two (16 lanes a row at 256 columns), 512 under a cap of two.
+/// Layernorm / rmsnorm backward fp16 against the chain's rows: 64 0.668 / 0.740 -> 0.676 / 0.763,
+/// 96 0.478 / 0.533 -> 0.457 / 0.559, 128 0.707 / 0.809 -> 0.715 / 0.827, 160 0.405 / 0.493 ->
+/// 0.455 / 0.546, 256 0.705 / 0.807 -> 0.759 / 0.841, 512 within 0.003 (off the grid at 511
+/// columns 0.33 / 0.38 -> 0.41 / 0.51); bf16 alike. At 32768 the clusters of 2 that would take the
+/// 128 chunks in two waves lost: 2 x 1024 spills 384 bytes under its 64 registers (0.253 / 0.506),
+/// 4 x 512 keeps its chunk sums in global memory (0.367 / 0.492).
+inline constexpr auto norm_alone_gradient_16bit = insert_rows(
+    replace_rows(gradient_16bit, {{256, 2, 256, false, 1, true, true, 2},
+                                  {512, 2, 256, false, 1, true, true, 2},
+                                  {1024, 2, 64, true, 1, true, false, 8},
                                   phased_capped({2048, 1, 256, true, 1, true, false, 4}, 2),
                                   unphased({8192, 1, 512, true, 2, true, false, 2}),
                                   unphased({32768, 1, 512, true, 8, true, false, 2}),
-                                  {65536, 1, 1024, true, 8, true, false, 1}});
+                                  {65536, 1, 1024, true, 8, true, false, 1}}),
+    {phased_capped({128, 1, 256, false, 1, true, true, 4}, 2)});
 
 /// The norms' backward over fp32 inputs, packs of 4 (layernorm backward, fused / copy; shapes
 /// that spill do so under their register cap, 8-32 bytes).
