@@ -1121,16 +1121,20 @@ inline constexpr register_shape gradient_32bit[] = {
 };
 
 /// The norms' backward alone (input, gradient and output bare) over fp32 inputs: gradient_32bit's
-/// rows but at 16384 columns on clusters of 2 blocks of 1024 threads, one an SM (66 clusters at
-/// once, where the 8 blocks of 512 threads, two an SM, fill 30), and at 32768 on 2 x 256 in 16
-/// under a cap of four, the row the residual block's backward left (round 27, twentieth session,
-/// H100: 0.752, spills 8 bytes; 2 x 512 in 8: 0.704). rowfuse-bench on an H200
+/// rows but at 1024 columns staged (below), at 16384 on clusters of 2 blocks of 1024 threads, one
+/// an SM (66 clusters at once, where the 8 blocks of 512 threads, two an SM, fill 30), and at 32768
+/// on 2 x 256 in 16 under a cap of four, the row the residual block's backward left (round 27,
+/// twentieth session, H100: 0.752, spills 8 bytes; 2 x 512 in 8: 0.704). rowfuse-bench on an H200
 /// (thirty-seventh session, layernorm / rmsnorm backward; the residual block's in brackets):
 /// 16384 0.720 / 0.856 [0.519] against 0.660 / 0.720 [0.641] on 1 x 512 in 8; 32768 0.695 / 0.801
 /// [0.485] against 0.600 / 0.686 [0.586] on 1 x 1024 in 8, one an SM. Its two slots of x take
-/// 64 KB a block (dy is read direct: staged_gradient_max_bytes).
+/// 64 KB a block (dy is read direct: staged_gradient_max_bytes). At 1024 columns the row staged
+/// (thirty-eighth session, H200, bench/NOTES.md): layernorm / rmsnorm backward 0.789 / 0.822 ->
+/// 0.888 / 0.876 (two packs over 128 threads staged, cap eight: 0.822 / 0.893; a row of its own at
+/// 33-128 columns lost 0.03-0.12 staged or direct, 256 persistent +0.005).
 inline constexpr auto norm_alone_gradient_32bit =
-    replace_rows(gradient_32bit, {{16384, 2, 1024, true, 2, true, false, 1},
+    replace_rows(gradient_32bit, {{1024, 1, 256, true, 1, true, false, 4},
+                                  {16384, 2, 1024, true, 2, true, false, 1},
                                   {32768, 2, 256, true, 16, true, false, 4}});
 
 // softmax_backward and log_softmax_backward on whole-block and cluster rows: round 5 of
