@@ -1129,9 +1129,9 @@ inline constexpr register_shape gradient_32bit[] = {
 /// 16384 0.720 / 0.856 [0.519] against 0.660 / 0.720 [0.641] on 1 x 512 in 8; 32768 0.695 / 0.801
 /// [0.485] against 0.600 / 0.686 [0.586] on 1 x 1024 in 8, one an SM. Its two slots of x take
 /// 64 KB a block (dy is read direct: staged_gradient_max_bytes). At 1024 columns the row staged
-/// (thirty-eighth session, H200, bench/NOTES.md): layernorm / rmsnorm backward 0.789 / 0.822 ->
-/// 0.888 / 0.876 (two packs over 128 threads staged, cap eight: 0.822 / 0.893; a row of its own at
-/// 33-128 columns lost 0.03-0.12 staged or direct, 256 persistent +0.005).
+/// (thirty-eighth session, H200, bench/NOTES.md): layernorm / rmsnorm backward 0.791 / 0.819 ->
+/// 0.881 / 0.844 (a survey before it: 0.888 / 0.869-0.889; two packs over 128 threads staged, cap
+/// eight: 0.822 / 0.893; a row of its own at 33-128 columns lost 0.03-0.12 staged or direct).
 inline constexpr auto norm_alone_gradient_32bit =
     replace_rows(gradient_32bit, {{1024, 1, 256, true, 1, true, false, 4},
                                   {16384, 2, 1024, true, 2, true, false, 1},
