@@ -2,6 +2,8 @@
 // that share a row, and the per-thread state that outlives the row loop.
 #pragma once
 
+#include <utility>
+
 #include <cub/block/block_reduce.cuh>
 
 #include "../detail/config.hpp"
@@ -112,10 +114,15 @@ concept centred_op = two_phase_op<Op> && requires(Op const& op, float (&v)[1], f
 /// engine reads the gradient's packs, and its chain's operand packs, with the input's, before any
 /// arithmetic; runs its chain (its own draws: a dropout replayed on dy); and hands the op both
 /// value arrays, x (the input's) and g (the gradient's), through the one-phase protocol:
-///   prepare<N>(x, g, row, col0[, columns], emit)  once per pack after both chains; may rewrite
-///                                both. `emit` is false on a pass whose values are loaded again
-///                                later (block_uncached's statistics pass): per-element side
-///                                effects happen where it is true, once per element;
+///   read_row(row) -> values       the op's per-row operands (the norms' backward: the forward's
+///                                saved mean and rstd; detail::no_state where it has none);
+///   stage_row(row, values* to)    optional: starts copying them to shared memory by cp.async,
+///                                for an engine that stages them with the row's packs;
+///   prepare<N>(x, g, values, row, col0[, columns], emit)  once per pack after both chains, with
+///                                read_row(row); may rewrite both. `emit` is false on a pass whose
+///                                values are loaded again later (block_uncached's statistics
+///                                pass): per-element side effects happen where it is true, once
+///                                per element;
 ///   local(x, g, n) -> partial;  merge;  finalize(partial, cols) -> stats;
 ///   finish<N>(x, g, stats, row, col0)  x becomes the output.
 /// `columns` (the register engines, for an op with read_columns) are read_columns<N>(col0).
@@ -125,6 +132,9 @@ template <class Op>
 concept gradient_op = requires {
   typename Op::gradient_type;
 };
+
+/// A gradient_op's per-row operands, as read_row gives them.
+template <class Op> using row_values_t = decltype(std::declval<Op const&>().read_row(index_t(0)));
 
 /// A gradient_op's values at (row, col0) for the engines that load pack by pack: the input's and
 /// the gradient's packs and every operand of both chains are loaded before either chain runs;
@@ -142,7 +152,7 @@ __device__ void load_pair(Op const& op, Load const& load, index_t row, index_t c
                              load.template draw<N>(row, col0, context.cols));
   op.gradient.template transform<N>(gradient_raw, row, col0, g, context, gradient_reads,
                                     op.gradient.template draw<N>(row, col0, context.cols));
-  op.template prepare<N>(x, g, row, col0, context.emit);
+  op.template prepare<N>(x, g, op.read_row(row), row, col0, context.emit);
 }
 
 /// Ops that accumulate across rows in an order fixed by the row index alone (the norm backward's

@@ -111,13 +111,16 @@ template <class Op, int N>
 inline constexpr bool phased_op = !reads_columns<Op, N> || reads_columns_off_grid<Op, N>;
 
 /// A gradient_op's second stream as the kernel holds it; a stand-in of no size for other ops.
+/// `row_values`: its per-row operands (read_row).
 template <class Op, bool = gradient_op<Op>> struct second_stream {
   using element_type = float;
   template <int N> using reads_type = detail::no_state;
+  using row_values = detail::no_state;
 };
 template <class Op> struct second_stream<Op, true> {
   using element_type = typename Op::gradient_type::element_type;
   template <int N> using reads_type = typename Op::gradient_type::template reads_type<N>;
+  using row_values = row_values_t<Op>;
 };
 
 /// The streams register_kernel<Config> stages through shared memory, where the shape stages its
@@ -281,10 +284,33 @@ template <class Config, class Op, class Load> constexpr std::size_t centre_pack_
     return 0;
 }
 
+/// Whether register_kernel<Config> stages a gradient_op's per-row operands (read_row) beside its
+/// row: where they are one 4-byte value (rmsnorm's backward: the saved rstd), on staged
+/// whole-block rows. Lane 0 of each warp copies it with the row's packs (op.stage_row), and its
+/// warp reads it from there where it prepares the row. Read from global memory there instead, its
+/// load waits behind the row's wait (the asm's memory clobber) and its latency is the row's (the
+/// largest stall of the 1024-column rows). Elsewhere they are read where the row is prepared:
+/// layernorm's two values staged cost its 64-register fp32 rows 0.02-0.07 of a copy, and a row
+/// ahead in registers the group rows lost 0.01-0.03 (bench/NOTES.md, thirty-ninth session).
+template <class Config, class Op, class Load>
+inline constexpr bool
+    stages_row_values = Config::whole_block&& staged_streams<Config, Op, Load>::input &&
+                        sizeof(typename second_stream<Op>::row_values) == 4;
+
+/// Bytes of the staged per-row operands: one copy a warp and slot.
+template <class Config, class Op, class Load> constexpr std::size_t row_values_bytes(int threads) {
+  if constexpr (stages_row_values<Config, Op, Load>)
+    return std::size_t(staged_streams<Config, Op, Load>::slots) * std::size_t(threads / 32) *
+           sizeof(typename second_stream<Op>::row_values);
+  else
+    return 0;
+}
+
 /// Dynamic shared memory of register_kernel<Config, Op, Load, Store> on blocks of `threads`
-/// threads: the staging slots, then the operands' packs where they are kept in shared memory,
-/// or the chunk sums of the block's `row_processors` on rows of `sum_cols` columns
-/// (shares_chunk_sums; 0 where the op sums nothing).
+/// threads, in this order: the staging slots; the operands' packs where they are kept in shared
+/// memory; the centred rows' first packs; the staged per-row operands; the chunk sums of the
+/// block's `row_processors` on rows of `sum_cols` columns (shares_chunk_sums; 0 where the op sums
+/// nothing).
 template <class Config, class Op, class Load>
 constexpr std::size_t register_shared_bytes(int threads = Config::block_threads,
                                             index_t sum_cols = 0, int row_processors = 1) {
@@ -295,6 +321,7 @@ constexpr std::size_t register_shared_bytes(int threads = Config::block_threads,
   if constexpr (column_residence_of<Config, Op, Load, N> == column_residence::kept_shared)
     bytes += std::size_t(Config::packs) * std::size_t(threads) * sizeof(columns_t);
   bytes += centre_pack_bytes<Config, Op, Load>(threads);
+  bytes += row_values_bytes<Config, Op, Load>(threads);
   if constexpr (shares_chunk_sums<Config, Op>)
     if (sum_cols > 0)
       bytes += std::size_t(row_processors) * std::size_t(chunk_sums_per_column<Op, N>) *
@@ -558,6 +585,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       Config::keeps_chunk_sums(P * int(sizeof(chunk_sums_t) / sizeof(float)));
   [[maybe_unused]] chunk_sums_t chunk_sums[sums_kept ? P : 1];
 
+  using row_values_type = typename second_stream<Op>::row_values;
+
   // Staging: slot `s` holds this thread's packs at ((s * P + p) * threads + thread) * N, so a
   // warp's 16-byte reads of one pack index are consecutive (no bank conflicts); a staged gradient's
   // and operand stream's packs are laid out the same way in their own regions after every slot's
@@ -585,6 +614,13 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   [[maybe_unused]] auto const centre_pack_of = [&](int slot) {
     return centre_packs + (slot * (threads / 32) + int(threadIdx.x) / 32) * N;
   };
+  // The staged per-row operands of each warp and slot, after the centred rows' packs.
+  constexpr bool row_values_staged = stages_row_values<Config, Op, Load>;
+  [[maybe_unused]] auto const row_values_of = [&](int slot) {
+    return reinterpret_cast<row_values_type*>(reinterpret_cast<char*>(centre_packs) +
+                                              centre_pack_bytes<Config, Op, Load>(threads)) +
+           slot * (threads / 32) + int(threadIdx.x) / 32;
+  };
   input_t* const staging = reinterpret_cast<input_t*>(staging_shared);
   auto const staged_index = [&](int slot, int p) {
     return (slot * P + p) * threads + int(threadIdx.x);
@@ -599,19 +635,23 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   [[maybe_unused]] char* const operand_regions =
       reinterpret_cast<char*>(staging_shared) + streams::operands_offset(threads);
 
-  // A phased row processor's chunk sums in shared memory (shares_chunk_sums), after the staging
-  // slots; none where the op sums nothing (chunks of one row: rows_per_unit).
+  // A phased row processor's chunk sums in shared memory (shares_chunk_sums), after every other
+  // region (register_shared_bytes); none where the op sums nothing (chunks of one row:
+  // rows_per_unit).
   constexpr bool sums_shared = shares_chunk_sums<Config, Op>;
   constexpr int sums_per_column = chunk_sums_per_column<Op, N>;
   [[maybe_unused]] index_t const chunk_rows = rows_per_unit(op);
   [[maybe_unused]] bool const sums_in_shared = sums_shared && chunk_rows > 1;
   [[maybe_unused]] index_t const sum_stride = shared_sum_stride(cols);
   [[maybe_unused]] float* const shared_sums =
-      reinterpret_cast<float*>(reinterpret_cast<char*>(staging_shared) + streams::bytes(threads)) +
+      reinterpret_cast<float*>(reinterpret_cast<char*>(centre_packs) +
+                               centre_pack_bytes<Config, Op, Load>(threads) +
+                               row_values_bytes<Config, Op, Load>(threads)) +
       (Config::whole_block ? 0 : int(threadIdx.x) / group) * sums_per_column * sum_stride;
   // prepare of pack (or edge element) `x` at col0 with its columns' running sums, from shared
   // memory and back; a chunk's first row sets them (prepare reads none there).
-  [[maybe_unused]] auto const prepare_shared = [&](auto& x, auto& gradient, index_t row,
+  [[maybe_unused]] auto const prepare_shared = [&](auto& x, auto& gradient,
+                                                   row_values_type const& values, index_t row,
                                                    index_t col0, auto const& columns) {
     if constexpr (sums_shared) {
       constexpr int count = int(sizeof(x) / sizeof(float));
@@ -623,7 +663,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         for (int k = 0; k < sums_per_column; ++k)
           sums.value(k, j) = shared_sums[k * sum_stride + shared_sum_slot(col0 + j)];
       }
-      op.template prepare<count>(x, gradient, row, columns, sums);
+      op.template prepare<count>(x, gradient, values, row, columns, sums);
       ROWFUSE_UNROLL
       for (int j = 0; j < count; ++j)
         ROWFUSE_UNROLL
@@ -683,6 +723,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         if constexpr (centred)
           if ((threadIdx.x & 31) == 0)
             detail::async_copy_pack<N>(centre_pack_of(slot), load.input.dense_row(r));
+        if constexpr (row_values_staged)
+          if ((threadIdx.x & 31) == 0)
+            op.stage_row(r, row_values_of(slot));
       }
       detail::async_copy_commit();
     }
@@ -750,6 +793,18 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       __syncwarp();
       detail::load_pack<N>(centre_pack_of(slot), centre_raw);
     }
+    // A gradient_op's per-row operands (read_row) where it prepares the row: staged by its warp's
+    // lane 0 likewise (landed for the warp after __syncwarp), or from global memory.
+    if constexpr (row_values_staged)
+      __syncwarp();
+    [[maybe_unused]] auto const row_values = [&]() -> row_values_type {
+      if constexpr (row_values_staged)
+        return *row_values_of(slot);
+      else if constexpr (two_streams)
+        return op.read_row(row);
+      else
+        return {};
+    };
     // On a flat tile, a pure load chain and operands held in registers or none, every value a lane
     // holds is read (past its row, from the tile's slot: discarded), transformed and finished, and
     // only the stores are guarded: the loops run without a branch a value (with one, the guards
@@ -888,18 +943,19 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
                                           gradient_reads[p],
                                           op.gradient.template draw<N>(row, col_of(p), cols));
         if constexpr (sums_kept) {
-          op.template prepare<N>(x, gx, row, columns_of(p), chunk_sums[p]);
+          op.template prepare<N>(x, gx, row_values(), row, columns_of(p), chunk_sums[p]);
           if (op.ends_chunk(row, rows))
             op.template flush<N>(chunk_sums[p], row, col_of(p));
         } else if constexpr (sums_shared) {
           if (sums_in_shared)
-            prepare_shared(x, gx, row, col_of(p), columns_of(p));
+            prepare_shared(x, gx, row_values(), row, col_of(p), columns_of(p));
           else
-            op.template prepare<N, phased>(x, gx, row, col_of(p), columns_of(p), true);
+            op.template prepare<N, phased>(x, gx, row_values(), row, col_of(p), columns_of(p),
+                                           true);
         } else if constexpr (reads_columns<Op, N>)
-          op.template prepare<N, phased>(x, gx, row, col_of(p), columns_of(p), true);
+          op.template prepare<N, phased>(x, gx, row_values(), row, col_of(p), columns_of(p), true);
         else
-          op.template prepare<N>(x, gx, row, col_of(p), true);
+          op.template prepare<N>(x, gx, row_values(), row, col_of(p), true);
         ROWFUSE_UNROLL
         for (int j = 0; j < N; ++j)
           g[p * N + j] = gx[j];
@@ -960,12 +1016,12 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
                                             op.gradient.template draw<1>(row, edge_col, cols));
           if constexpr (sums_shared) {
             if (sums_in_shared)
-              prepare_shared(edge, gradient_edge, row, edge_col,
+              prepare_shared(edge, gradient_edge, row_values(), row, edge_col,
                              op.template read_columns<1>(edge_col));
             else
-              op.template prepare<1>(edge, gradient_edge, row, edge_col, true);
+              op.template prepare<1>(edge, gradient_edge, row_values(), row, edge_col, true);
           } else {
-            op.template prepare<1>(edge, gradient_edge, row, edge_col, true);
+            op.template prepare<1>(edge, gradient_edge, row_values(), row, edge_col, true);
           }
         }
       }

@@ -5,6 +5,7 @@
 
 #include <type_traits>
 
+#include "../detail/async_copy.cuh"
 #include "../detail/config.hpp"
 #include "../detail/device_math.cuh"
 #include "../detail/vector_io.hpp"
@@ -43,6 +44,14 @@ __host__ __device__ constexpr int chunk_rows_log2_for(index_t rows, index_t targ
 __host__ __device__ constexpr int norm_chunk_rows_log2(index_t rows, index_t cols) {
   return chunk_rows_log2_for(rows, norm_chunk_target(cols));
 }
+
+/// The forward's saved statistics of a row, as the norms' backward reads them: layernorm's mean
+/// and rstd (Centered), rmsnorm's rstd.
+template <bool Centered> struct norm_row_values {
+  float mean;
+  float rstd;
+};
+template <> struct norm_row_values<false> { float rstd; };
 
 /// N running sums of a chunk, or nothing for a gradient the op never computes.
 template <int N, bool Held> struct chunk_sum_pack { float v[N]; };
@@ -113,12 +122,29 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
     float mean_gx;
   };
 
+  /// The forward's saved statistics of a row: layernorm's mean and rstd, rmsnorm's rstd.
+  using row_values = norm_row_values<Centered>;
+
   static constexpr bool has_gamma = !std::is_same_v<Affine, no_affine_t>;
   template <int N> using chunk_sums = norm_chunk_sums<N, has_gamma, Centered>;
 
   __host__ __device__ int chunk_log2() const { return chunk_rows_log2; }
 
   __device__ partial identity() const { return {0.0f, 0.0f}; }
+
+  __device__ row_values read_row(index_t row) const {
+    if constexpr (Centered)
+      return {mean[row], rstd[row]};
+    else
+      return {rstd[row]};
+  }
+  /// Starts copying read_row(row) to `to` in shared memory (cp.async: it lands at the caller's
+  /// wait for its group).
+  __device__ void stage_row(index_t row, row_values* to) const {
+    if constexpr (Centered)
+      rowfuse::detail::async_copy_pack<1>(&to->mean, mean + row);
+    rowfuse::detail::async_copy_pack<1>(&to->rstd, rstd + row);
+  }
 
   /// gamma's (and beta's, unused) packs at col0, as the forward reads them.
   template <int N>
@@ -135,31 +161,31 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
     return norm_detail::read_affine_off_grid<N>(affine, col0);
   }
 
-  /// x becomes x_hat and dy becomes g' = rstd * gamma * dy, after dy * x_hat and dy have gone
-  /// into the chunk's partials in global memory (once per element: where emit is true).
-  /// `OffGrid`: col0 is a phased row's (engine/phased_row.cuh), off the partials' pack grid, so
-  /// they are read and written an element at a time.
+  /// x becomes x_hat and dy becomes g' = rstd * gamma * dy, with `values` = read_row(row), after
+  /// dy * x_hat and dy have gone into the chunk's partials in global memory (once per element:
+  /// where emit is true). `OffGrid`: col0 is a phased row's (engine/phased_row.cuh), off the
+  /// partials' pack grid, so they are read and written an element at a time.
   template <int N, bool OffGrid = false, class Columns>
-  __device__ void prepare(float (&x)[N], float (&dy)[N], index_t row, index_t col0,
-                          Columns const& columns, bool emit) const {
-    float const r = normalize(x, row);
+  __device__ void prepare(float (&x)[N], float (&dy)[N], row_values const& values, index_t row,
+                          index_t col0, Columns const& columns, bool emit) const {
+    normalize(x, values);
     if (emit)
       accumulate_global<N, OffGrid>(x, dy, row, col0);
-    scale_gradient(dy, r, columns);
+    scale_gradient(dy, values.rstd, columns);
   }
   template <int N>
-  __device__ void prepare(float (&x)[N], float (&dy)[N], index_t row, index_t col0,
-                          bool emit) const {
-    prepare(x, dy, row, col0, read_columns<N>(col0), emit);
+  __device__ void prepare(float (&x)[N], float (&dy)[N], row_values const& values, index_t row,
+                          index_t col0, bool emit) const {
+    prepare(x, dy, values, row, col0, read_columns<N>(col0), emit);
   }
 
   /// As prepare with emit, dy * x_hat and dy going into `sums` instead, which the same thread
   /// passes for the rows of one chunk in row order: the chunk's first row sets them, the others
   /// add, with the roundings of the global path.
   template <int N, class Columns>
-  __device__ void prepare(float (&x)[N], float (&dy)[N], index_t row, Columns const& columns,
-                          chunk_sums<N>& sums) const {
-    float const r = normalize(x, row);
+  __device__ void prepare(float (&x)[N], float (&dy)[N], row_values const& values, index_t row,
+                          Columns const& columns, chunk_sums<N>& sums) const {
+    normalize(x, values);
     bool const first = (row & ((index_t(1) << chunk_rows_log2) - 1)) == 0;
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j) {
@@ -168,7 +194,7 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
       if constexpr (Centered)
         sums.beta.v[j] = first ? dy[j] : __fadd_rn(sums.beta.v[j], dy[j]);
     }
-    scale_gradient(dy, r, columns);
+    scale_gradient(dy, values.rstd, columns);
   }
 
   /// Whether `row` is the last its chunk sums: the chunk's last or the matrix's.
@@ -224,14 +250,15 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
   __device__ void save(index_t, stats const&) const {}
 
 private:
-  /// x becomes x_hat; returns the row's rstd.
-  template <int N> __device__ float normalize(float (&x)[N], index_t row) const {
-    float const r = rstd[row];
-    float const m = Centered ? mean[row] : 0.0f;
+  /// x becomes x_hat.
+  template <int N> __device__ static void normalize(float (&x)[N], row_values const& values) {
     ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j)
-      x[j] = Centered ? __fmul_rn(__fsub_rn(x[j], m), r) : __fmul_rn(x[j], r);
-    return r;
+    for (int j = 0; j < N; ++j) {
+      if constexpr (Centered)
+        x[j] = __fmul_rn(__fsub_rn(x[j], values.mean), values.rstd);
+      else
+        x[j] = __fmul_rn(x[j], values.rstd);
+    }
   }
 
   /// dy becomes g' = r * gamma * dy.

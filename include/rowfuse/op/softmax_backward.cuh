@@ -44,8 +44,12 @@ template <bool Log, class Gradient> struct softmax_backward {
 
   __device__ partial identity() const { return {0.0f}; }
 
+  /// No per-row operands.
+  __device__ rowfuse::detail::no_state read_row(index_t) const { return {}; }
+
   template <int N>
-  __device__ void prepare(float (&)[N], float (&)[N], index_t, index_t, bool) const {}
+  __device__ void prepare(float (&)[N], float (&)[N], rowfuse::detail::no_state, index_t, index_t,
+                          bool) const {}
 
   /// Over y[0 .. n), dy[0 .. n): the unmasked terms of s.
   template <int K>

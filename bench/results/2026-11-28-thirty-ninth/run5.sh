@@ -1,0 +1,26 @@
+#!/bin/bash
+# On the device: the backward GPU suites built from F's tree (main's working tree) under ctest;
+# then W (base with the chunk walk advanced from the step before) and F (W with rmsnorm backward's
+# saved rstd staged beside its staged whole-block rows) against base (HEAD): each build checked
+# fused against unfused aligned and off the grid, then timed interleaved, three passes.
+cd "$(dirname "$0")"
+out=${OUT:-.}
+d=call5; mkdir -p $d
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $d/device.txt
+for s in gpu_backward_norm gpu_backward_softmax gpu_bad_input_backward gpu_backward_dropout; do
+  echo "add_test($s \"$PWD/$s\")"
+  echo "set_tests_properties($s PROPERTIES TIMEOUT 300)"
+done > CTestTestfile.cmake
+if [ -x gpu_backward_norm ]; then ctest -j4 -V > $d/ctest.log 2>&1; echo "ctest rc=$?"; grep -E "test cases|tests passed" $d/ctest.log | tail -6; fi
+vs="base W F"
+ops=layernorm_backward,rmsnorm_backward,residual_backward,softmax_backward
+cols=32:65536,96,160,200,1000
+for v in W F; do
+  ./rfb-$v --op $ops --dtype fp16,fp32 --cols $cols --budget-ms 60 --format csv --out $d/check-$v.csv > /dev/null 2>&1; echo "check $v rc=$?"
+  ./rfb-$v --op $ops --dtype fp16,fp32 --cols 100,200,255,300,511,1000,1023,4097 --misalign --budget-ms 60 --format csv --out $d/check-mis-$v.csv > /dev/null 2>&1; echo "check misaligned $v rc=$?"
+done
+for pass in 1 2 3; do for v in $vs; do
+  ./rfb-$v --op ${ops%,softmax_backward} --dtype fp16,fp32 --cols $cols --variant fused,copy --no-check --budget-ms 70 --format csv --out $d/time-$v-$pass.csv > /dev/null 2>&1
+done; done
+python3 table.py $d $vs | tee $d/table.txt
+tar czf $out/$d.tgz $d
