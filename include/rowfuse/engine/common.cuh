@@ -197,6 +197,13 @@ struct chunk_walk {
   __device__ index_t row(index_t k) const {
     return ((processor + (k >> log2) * processors) << log2) + (k & ((index_t(1) << log2) - 1));
   }
+  /// row(k + 1) from row(k): the next row of the chunk, or past its last the first row of the
+  /// processor's next chunk (an add and a select, where row(k) takes a shift, a multiply and a
+  /// mask).
+  __device__ index_t next(index_t row) const {
+    index_t const last_of_chunk = (index_t(1) << log2) - 1;
+    return (row & last_of_chunk) != last_of_chunk ? row + 1 : row + 1 + ((processors - 1) << log2);
+  }
   __device__ index_t steps(index_t rows) const {
     index_t const chunks = (rows + (index_t(1) << log2) - 1) >> log2;
     return ((chunks + processors - 1) / processors) << log2;

@@ -419,6 +419,14 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     else
       return first + int(threadIdx.x) / group;
   };
+  // Rows of one block advance the walk from the step before (chunk_walk::next): fewer instructions
+  // a row. Cluster rows derive it from the step: the row carried from step to step holds two more
+  // registers through the cluster's exchanges, which their capped kernels spilled (bench/NOTES.md,
+  // thirty-ninth and fortieth sessions).
+  constexpr bool walk_carried = chunked && C == 1;
+  [[maybe_unused]] index_t carried_row = 0;
+  if constexpr (walk_carried)
+    carried_row = walk.row(0);
 
   // This lane's packs inside the row: a prefix of 0 .. P-1, the same for every row but on phased
   // rows (phased_row), whose whole packs start at each row's first column on the grid.
@@ -754,7 +762,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       stage_tile(first_row, 0);
 
   for (index_t first = first_row; first < walk_end; first += row_step, buffer ^= 1, ++step) {
-    index_t const row = row_at(first, step);
+    index_t const row = walk_carried ? carried_row : row_at(first, step);
+    if constexpr (walk_carried)
+      carried_row = walk.next(row);
     bool const row_ok = row < rows;
     [[maybe_unused]] phased_row<N> layout{};
     if constexpr (phased) {
@@ -763,7 +773,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       valid_packs = lane_packs(layout.packs);
     }
     auto const next_row = [&] {
-      if constexpr (chunked)
+      if constexpr (walk_carried)
+        return carried_row;
+      else if constexpr (chunked)
         return row_at(first + row_step, step + 1);
       else
         return row + row_step;
