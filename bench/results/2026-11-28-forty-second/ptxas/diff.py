@@ -1,14 +1,8 @@
+# diff.py A B: every kernel of the bench's backward objects whose registers or spills differ
+# between builds A and B (ptxas -v logs A/obj/ptxas_backward_{fp16,fp32}.txt; a type B lacks is
+# skipped): group rows marked, (registers, (spill store, spill load bytes)) per build.
 import re, sys, subprocess
-def parse(f):
-    out = {}; cur = None
-    for l in open(f):
-        m = re.search(r"Compiling entry function '([^']+)'", l)
-        if m: cur = m.group(1); spill = (0, 0); continue
-        m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", l)
-        if m and cur: spill = (int(m.group(1)), int(m.group(2)))
-        m = re.search(r"Used (\d+) registers", l)
-        if m and cur: out[cur] = (int(m.group(1)), spill); cur = None
-    return out
+from spills import parse
 a_, b_ = sys.argv[1:3]
 import os
 for t in ("fp16", "fp32"):
