@@ -187,10 +187,10 @@ template <class T, bool Centered> struct norm_backward_maker {
   void after(index_t rows, index_t cols) const {
     int const log2 = chunk_log2(rows, cols);
     index_t const chunks = (rows + (index_t(1) << log2) - 1) >> log2;
-    for (float* const out : {dgamma, Centered ? dbeta : nullptr})
-      if (out != nullptr)
-        rf::detail::launch_column_sum(partials + (out == dbeta) * chunks * cols, chunks, cols, out,
-                                      scratch, nullptr, rf::plan{});
+    float const* const sums[] = {partials, partials + chunks * cols};
+    float* const outs[] = {dgamma, dbeta};
+    rf::detail::launch_column_sums(sums, outs, Centered ? 2 : 1, chunks, cols, scratch, nullptr,
+                                   rf::plan{});
   }
   index_t rows_per_unit(index_t rows, index_t cols) const {
     return index_t(1) << chunk_log2(rows, cols);

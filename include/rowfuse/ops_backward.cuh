@@ -30,7 +30,7 @@ Gradient bind_gradient(Load const& input, Gradient const& gradient, char const* 
 }
 
 /// layernorm_backward (Centered) and rmsnorm_backward: checks, the partials' workspace, the
-/// kernel over the rows, then one column sum per parameter gradient.
+/// kernel over the rows, then the column sums of both parameter gradients together.
 template <bool Centered, cols_range Range, class LoadX, class LoadGrad, class StoreGrad,
           class Affine>
 plan run_norm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
@@ -65,8 +65,8 @@ plan run_norm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
   index_t const chunks = (rows + (index_t(1) << chunk_log2) - 1) >> chunk_log2;
   std::size_t const partial_floats = std::size_t(chunks) * std::size_t(cols);
   int const partial_rows = (grads.dgamma != nullptr) + (grads.dbeta != nullptr);
-  // One scratch for both column sums: stream order runs them one after the other.
-  std::size_t const scratch_floats = column_sum_scratch_floats(chunks, cols);
+  // Both column sums run in the same launches, each with a scratch of its own.
+  std::size_t const scratch_floats = column_sum_scratch_floats(chunks, cols) * partial_rows;
   stream_buffer const workspace(sums && rows > 0 && !options.dry_run
                                     ? (partial_floats * partial_rows + scratch_floats) *
                                           sizeof(float)
@@ -81,15 +81,21 @@ plan run_norm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
   plan const p = run_op<Range>(op, x, dx, stream, options);
   if (options.dry_run || !sums)
     return p;
+  float const* partials[engine::column_sum_jobs::max_jobs] = {};
+  float* outs[engine::column_sum_jobs::max_jobs] = {};
+  int jobs = 0;
   for (float* const out : {grads.dgamma, grads.dbeta}) {
     if (out == nullptr)
       continue;
-    if (rows == 0) // a sum over no rows
+    if (rows == 0) { // a sum over no rows
       check_launch(cudaMemsetAsync(out, 0, std::size_t(cols) * sizeof(float), stream), p);
-    else
-      launch_column_sum(out == grads.dgamma ? partial_gamma : partial_beta, chunks, cols, out,
-                        workspace.floats(partial_floats * partial_rows), stream, p);
+      continue;
+    }
+    partials[jobs] = out == grads.dgamma ? partial_gamma : partial_beta;
+    outs[jobs++] = out;
   }
+  launch_column_sums(partials, outs, jobs, chunks, cols,
+                     workspace.floats(partial_floats * partial_rows), stream, p);
   return p;
 }
 
@@ -106,9 +112,9 @@ plan run_norm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
 /// rf::no_affine), `saved` the forward's mean and rstd (both needed), `grads` where dgamma and
 /// dbeta go (fp32 [cols]; nullptr skips one). dgamma and dbeta are the same bits on every run and
 /// every engine (op/norm_backward.cuh says how); they need a workspace of ceil(rows / R) x cols
-/// floats each (R = 16 .. 256 rows, op::norm_chunk_rows_log2(rows, cols)) and, past 512 chunks, a
-/// scratch row of cols floats per slice of chunks (dispatch/column_sum.cuh), allocated and freed
-/// in stream order. Returns the plan of the row kernel.
+/// floats each (R = 16 .. 256 rows, op::norm_chunk_rows_log2(rows, cols)) and, past 256 chunks, a
+/// scratch row of cols floats each per slice of chunks (dispatch/column_sum.cuh), allocated and
+/// freed in stream order. Returns the plan of the row kernel.
 template <cols_range Range = any_cols, class LoadX, class LoadGrad, class StoreGrad, class Affine>
 plan layernorm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
                         Affine const& affine, row_stats saved, affine_grads grads = {},

@@ -140,15 +140,17 @@ inline norm_gradient norm_backward(bool centered, std::vector<double> const& x,
     }
   }
   // Chunks of R rows summed in order, then the column sum: in each slice of chunks, each warp's
-  // chunks in 8 running sums (ceil(chunks / (warps x 8)) additions each), a tree of 3 over them
-  // and one addition a warp; where there are several slices, the same again over the slices'
-  // sums. Each term passes through at most that many roundings, plus x_hat's own (3 u).
+  // chunks in 8 running sums (ceil(chunks / (warps x 8)) additions each, the block's warps chosen
+  // from the slice), a tree of 3 over them and a tree of log2(warps) over the warps; where there
+  // are several slices, the same again over the slices' sums. Each term passes through at most
+  // that many roundings, plus x_hat's own (3 u).
   long const chunk = 1L << rf::op::norm_chunk_rows_log2(rows, cols);
   long const chunks = (rows + chunk - 1) / chunk;
   long const slices = rf::detail::column_sum_slices(chunks);
   auto const stage = [](long summed) {
-    double const warps = rf::detail::column_sum_warps;
-    return std::ceil(double(summed) / (warps * rf::engine::column_sum_chains)) + 3.0 + warps;
+    double const warps = rf::detail::column_sum_warps(summed);
+    return std::ceil(double(summed) / (warps * rf::engine::column_sum_chains)) + 3.0 +
+           std::log2(warps);
   };
   double const chain = double(chunk) +
                        stage(std::min(chunks, rf::detail::column_sum_slice(chunks))) +

@@ -153,10 +153,10 @@ struct register_kernel_config {
       Sized && shape.sized_min_blocks_per_sm > 0    ? shape.sized_min_blocks_per_sm
       : Phased&& shape.phased_min_blocks_per_sm > 0 ? shape.phased_min_blocks_per_sm
                                                     : shape.min_blocks_per_sm;
-  using type =
-      register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
-                      shape.cluster_blocks, min_blocks, shape.reads_row_first, shape.row_threads,
-                      shape.columns, shape.stages_operands, Phased, Sized>;
+  using type = register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
+                               shape.cluster_blocks, min_blocks, shape.reads_row_first,
+                               shape.row_threads, shape.columns, shape.stages_operands, Phased,
+                               Sized, shape.sums_from_first_row>;
 };
 
 /// Whether table row I of packs of N has a twin kernel on blocks the launch sizes

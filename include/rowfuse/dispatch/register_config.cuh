@@ -25,11 +25,14 @@ namespace rowfuse::detail {
 /// (each block of the cluster) has the threads the launch gives it (plan::block_threads: whole
 /// warps, fewer than BlockThreads), whole-block rows only; the shape's own threads keep the
 /// kernel without it, whose pack and staging offsets are compile-time constants.
+/// `SumsFromFirstRow`: a chunk_accumulating_op's running sums kept in registers are set by each
+/// chunk's first row instead of starting from -0 (tuning::register_shape::sums_from_first_row).
 template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false,
           int ClusterBlocks = 1, int MinBlocksPerSM = 1, bool ReadsRowFirst = true,
           int RowThreads = 0,
           tuning::column_placement Columns = tuning::column_placement::per_engine,
-          bool StagesOperands = false, bool Phased = false, bool SizedAtLaunch = false>
+          bool StagesOperands = false, bool Phased = false, bool SizedAtLaunch = false,
+          bool SumsFromFirstRow = false>
 struct register_config {
   static_assert(ClusterBlocks == 1 || WholeBlock, "a cluster holds whole-block rows");
   static_assert(!SizedAtLaunch || WholeBlock, "the launch sizes the blocks of whole-block rows");
@@ -62,6 +65,7 @@ struct register_config {
   static constexpr bool stages_operands = StagesOperands;
   static constexpr bool phased = Phased;
   static constexpr bool sized_at_launch = SizedAtLaunch;
+  static constexpr bool sums_from_first_row = SumsFromFirstRow;
   /// Whether a thread keeps `sum_values` running chunk sums in registers (tuning.hpp).
   static constexpr bool keeps_chunk_sums(int sum_values) {
     bool const capped = 65536 / (BlockThreads * MinBlocksPerSM) < 255;

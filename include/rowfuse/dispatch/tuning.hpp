@@ -90,7 +90,14 @@ inline constexpr int columns_ahead_packs = 2;
 ///    twenty-ninth sessions: 16-bit, softmax 8200 columns 0.76 -> 0.85, layernorm 0.70 -> 0.89,
 ///    rmsnorm 40960 0.83 -> 0.94 in clusters of 4);
 ///  - sized_min_blocks_per_sm: the register cap of the row's sized twins (aligned and phased),
-///    where it differs from theirs (0: the same cap).
+///    where it differs from theirs (0: the same cap);
+///  - sums_from_first_row: the norms' backward keeps its dgamma / dbeta chunk sums in registers
+///    set by each chunk's first row (a select a term: op::norm_backward::prepare) instead of
+///    starting from -0 (one add a term fewer, two for layernorm). Both give the same bits. Set
+///    where the second form lost (forty-third session, H200, bench/NOTES.md): on most rows it won
+///    (layernorm backward fp16 at 2048 / 4096 columns +0.08, its 24 bytes of spill gone), but on
+///    some 64-register kernels ptxas spilled more with it (layernorm fp32 cluster rows 12 -> 64
+///    bytes: -0.06 to -0.07 of a copy), and a row shared by two ops can go either way.
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -109,6 +116,7 @@ struct register_shape {
   int sized_min_blocks_per_sm = 0;
   bool has_phased_kernel = true;
   bool phased_passes_by = false;
+  bool sums_from_first_row = false;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
@@ -132,6 +140,13 @@ constexpr register_shape sized(register_shape row, int min_blocks = 0) {
 /// phased_min_blocks_per_sm).
 constexpr register_shape phased_capped(register_shape row, int min_blocks) {
   row.phased_min_blocks_per_sm = min_blocks;
+  return row;
+}
+
+/// `row` with the norms' backward chunk sums set by each chunk's first row
+/// (register_shape::sums_from_first_row).
+constexpr register_shape sums_from_first_row(register_shape row) {
+  row.sums_from_first_row = true;
   return row;
 }
 
@@ -1059,14 +1074,15 @@ inline constexpr register_shape gradient_16bit[] = {
     phased_capped({2048, 1, 256, true, 1, false, false, 4}, 2), // r7 0.80 / 0.86, r27 0.802 / 0.859
     // r27 0.842 / 0.879 ([0.784 / 0.843] direct)
     phased_capped({4096, 1, 512, true, 1, true, false, 2}, 1),
-    unphased({8192, 1, 512, true, 2, false, false, 2}), // r7 0.77 / 0.81
+    sums_from_first_row(unphased({8192, 1, 512, true, 2, false, false, 2})), // r7 0.77 / 0.81
     unphased(
         {16384, 2, 512, true, 2, true, false, 1}), // r27 0.768 / 0.819 (dy direct: 0.70 / 0.75)
-    unphased(
-        {32768, 1, 512, true, 8, false, false, 2}), // r7 0.59 / 0.63 (2 x 512 in 4: 0.57 / 0.66)
-    {65536, 1, 512, true, 16, false, false, 2},     // r7 0.55 / 0.59 (block_cluster: 0.20 / 0.29)
-    {131072, 2, 512, true, 16, true, true, 1},      // r27 0.583 / 0.679 (direct tiles: 0.44)
-    {262144, 4, 512, true, 16, false, false, 1},    // r27 0.324 / 0.42 (staged: 0.27 / 0.37)
+    // r7 0.59 / 0.63 (2 x 512 in 4: 0.57 / 0.66)
+    sums_from_first_row(unphased({32768, 1, 512, true, 8, false, false, 2})),
+    // r7 0.55 / 0.59 (block_cluster: 0.20 / 0.29)
+    sums_from_first_row({65536, 1, 512, true, 16, false, false, 2}),
+    {131072, 2, 512, true, 16, true, true, 1},   // r27 0.583 / 0.679 (direct tiles: 0.44)
+    {262144, 4, 512, true, 16, false, false, 1}, // r27 0.324 / 0.42 (staged: 0.27 / 0.37)
 };
 
 /// The norms' backward alone (input, gradient and output bare) over 16-bit inputs: gradient_16bit's
@@ -1104,19 +1120,20 @@ inline constexpr auto norm_alone_gradient_16bit = insert_rows(
 /// The norms' backward over fp32 inputs, packs of 4 (layernorm backward, fused / copy; shapes
 /// that spill do so under their register cap, 8-32 bytes).
 inline constexpr register_shape gradient_32bit[] = {
-    {256, 2, 512, false, 1, true, false, 1},     // r27 0.845 ([0.750] direct)
-    {512, 4, 256, false, 1, true, false, 1},     // not surveyed
-    {1024, 1, 256, true, 1, false, false, 4},    // r7 0.85 (staged, r27: 0.861 / residual -0.03)
-    {2048, 1, 512, true, 1, true, false, 2},     // r27 0.877 ([0.871] 2 x 256, spilled 24 bytes)
-    {4096, 1, 1024, true, 1, true, false, 1},    // r27 0.889 ([0.876] 2 x 512, spilled 24 bytes)
-    {8192, 2, 1024, true, 1, true, false, 1},    // r27 0.878 (dy read direct: 128 KB of slots,
-                                                 //   staged_gradient_max_bytes), spills 24 bytes
-    {16384, 1, 512, true, 8, true, false, 2},    // r27 0.772 ([0.714] direct)
-    {32768, 1, 1024, true, 8, true, false, 1},   // residual_backward, H200 (thirty-seventh
-                                                 //   session): 0.586 ([0.485] 2 x 256 in 16)
-    {65536, 2, 512, true, 16, true, false, 2},   // r27 0.702 (dy read direct: 0.676)
-    {131072, 2, 1024, true, 16, true, true, 1},  // r27 0.585 (dy read direct; [0.429] 8 x 256
-                                                 //   in 16)
+    {256, 2, 512, false, 1, true, false, 1},  // r27 0.845 ([0.750] direct)
+    {512, 4, 256, false, 1, true, false, 1},  // not surveyed
+    {1024, 1, 256, true, 1, false, false, 4}, // r7 0.85 (staged, r27: 0.861 / residual -0.03)
+    // r27 0.877 ([0.871] 2 x 256, spilled 24 bytes)
+    sums_from_first_row({2048, 1, 512, true, 1, true, false, 2}),
+    {4096, 1, 1024, true, 1, true, false, 1},  // r27 0.889 ([0.876] 2 x 512, spilled 24 bytes)
+    {8192, 2, 1024, true, 1, true, false, 1},  // r27 0.878 (dy read direct: 128 KB of slots,
+                                               //   staged_gradient_max_bytes), spills 24 bytes
+    {16384, 1, 512, true, 8, true, false, 2},  // r27 0.772 ([0.714] direct)
+    {32768, 1, 1024, true, 8, true, false, 1}, // residual_backward, H200 (thirty-seventh
+                                               //   session): 0.586 ([0.485] 2 x 256 in 16)
+    sums_from_first_row({65536, 2, 512, true, 16, true, false, 2}), // r27 0.702 (dy direct: 0.676)
+    // r27 0.585 (dy read direct; [0.429] 8 x 256 in 16)
+    sums_from_first_row({131072, 2, 1024, true, 16, true, true, 1}),
     {262144, 8, 512, true, 16, false, false, 1}, // r27 0.354
 };
 
@@ -1134,8 +1151,9 @@ inline constexpr register_shape gradient_32bit[] = {
 /// eight: 0.822 / 0.893; a row of its own at 33-128 columns lost 0.03-0.12 staged or direct).
 inline constexpr auto norm_alone_gradient_32bit =
     replace_rows(gradient_32bit, {{1024, 1, 256, true, 1, true, false, 4},
+                                  sums_from_first_row({8192, 2, 1024, true, 1, true, false, 1}),
                                   {16384, 2, 1024, true, 2, true, false, 1},
-                                  {32768, 2, 256, true, 16, true, false, 4}});
+                                  sums_from_first_row({32768, 2, 256, true, 16, true, false, 4})});
 
 // softmax_backward and log_softmax_backward on whole-block and cluster rows: round 5 of
 // bench/experiments/row_shapes.cu (H100, 2026-11-23; y and dy 2^26 elements each, the copy of

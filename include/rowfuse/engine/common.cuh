@@ -169,16 +169,19 @@ concept ordered_rows_op = requires(Op const& op) {
 
 /// An ordered_rows_op whose per-chunk sums a thread may hold in registers across the rows of its
 /// chunk instead of reading and writing them in global memory at every row:
-///   typename Op::chunk_sums<N>   one pack's running sums: `count` a column, sum k of column j
-///                                `value(k, j)` (a float&), so that an engine may keep them
-///                                elsewhere (in shared memory) between rows;
-///   prepare<N>(x, g, row, columns, sums)   prepare with emit, the terms going into sums (the
-///                                chunk's first row sets them, later rows add);
+///   typename Op::chunk_sums<N>   one pack's running sums, `clear()` for a chunk's first row:
+///                                `count` a column, sum k of column j `value(k, j)` (a float&), so
+///                                that an engine may keep them elsewhere (in shared memory)
+///                                between rows;
+///   prepare<N>(x, g, row, columns, sums)   prepare with emit, the terms added to sums;
 ///   ends_chunk(row, rows)         whether row is the last its chunk sums;
-///   flush<N>(sums, row, col0)     writes the sums of row's chunk.
-/// An engine that holds them calls prepare for every row of a chunk in row order with each
-/// column's sums as the row before left them (kept by the same thread, or in shared memory), and
-/// flush once a column, at the row that ends the chunk.
+///   flush<N>(sums, row, col0)     writes the sums of row's chunk and clears them;
+///   prepare<N, true>, flush<N, true>   the same bits with sums the chunk's first row sets and
+///                                flush leaves (register_config::sums_from_first_row).
+/// An engine that holds them calls prepare for every row of a chunk in row order, the chunk's
+/// first row with cleared sums (by `clear()`, or flush) and every other with each column's sums as
+/// the row before left them (kept by the same thread, or in shared memory), and flush once a
+/// column, at the row that ends the chunk.
 template <class Op, int N>
 concept chunk_accumulating_op = ordered_rows_op<Op> && requires {
   typename Op::template chunk_sums<N>;

@@ -592,6 +592,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       chunk_accumulating_op<Op, N> && reads_columns<Op, N> && !Config::phased &&
       Config::keeps_chunk_sums(P * int(sizeof(chunk_sums_t) / sizeof(float)));
   [[maybe_unused]] chunk_sums_t chunk_sums[sums_kept ? P : 1];
+  if constexpr (sums_kept && !Config::sums_from_first_row)
+    for (auto& sums : chunk_sums)
+      sums.clear(); // as a chunk's first row finds them (flush clears them for the next)
 
   using row_values_type = typename second_stream<Op>::row_values;
 
@@ -657,7 +660,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
                                row_values_bytes<Config, Op, Load>(threads)) +
       (Config::whole_block ? 0 : int(threadIdx.x) / group) * sums_per_column * sum_stride;
   // prepare of pack (or edge element) `x` at col0 with its columns' running sums, from shared
-  // memory and back; a chunk's first row sets them (prepare reads none there).
+  // memory and back; a chunk's first row adds to cleared sums instead of reading any.
   [[maybe_unused]] auto const prepare_shared = [&](auto& x, auto& gradient,
                                                    row_values_type const& values, index_t row,
                                                    index_t col0, auto const& columns) {
@@ -670,6 +673,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           ROWFUSE_UNROLL
         for (int k = 0; k < sums_per_column; ++k)
           sums.value(k, j) = shared_sums[k * sum_stride + shared_sum_slot(col0 + j)];
+      } else {
+        sums.clear();
       }
       op.template prepare<count>(x, gradient, values, row, columns, sums);
       ROWFUSE_UNROLL
@@ -955,9 +960,11 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
                                           gradient_reads[p],
                                           op.gradient.template draw<N>(row, col_of(p), cols));
         if constexpr (sums_kept) {
-          op.template prepare<N>(x, gx, row_values(), row, columns_of(p), chunk_sums[p]);
+          constexpr bool from_first_row = Config::sums_from_first_row;
+          op.template prepare<N, from_first_row>(x, gx, row_values(), row, columns_of(p),
+                                                 chunk_sums[p]);
           if (op.ends_chunk(row, rows))
-            op.template flush<N>(chunk_sums[p], row, col_of(p));
+            op.template flush<N, from_first_row>(chunk_sums[p], row, col_of(p));
         } else if constexpr (sums_shared) {
           if (sums_in_shared)
             prepare_shared(x, gx, row_values(), row, col_of(p), columns_of(p));

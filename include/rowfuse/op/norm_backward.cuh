@@ -53,15 +53,33 @@ template <bool Centered> struct norm_row_values {
 };
 template <> struct norm_row_values<false> { float rstd; };
 
-/// N running sums of a chunk, or nothing for a gradient the op never computes.
-template <int N, bool Held> struct chunk_sum_pack { float v[N]; };
-template <int N> struct chunk_sum_pack<N, false> {};
+/// N running sums of a chunk, or nothing for a gradient the op never computes. Cleared, they are
+/// -0, which every term leaves as it would be alone: fma(a, b, -0) is a * b rounded once and
+/// -0 + a is a, signed zeros included (+0 + -0 = +0). So a chunk's first row can add to them like
+/// every other and give the bits of the global path's first row, which writes its terms.
+template <int N, bool Held> struct chunk_sum_pack {
+  float v[N];
+  __device__ void clear() {
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      v[j] = -0.0f;
+  }
+};
+template <int N> struct chunk_sum_pack<N, false> {
+  __device__ void clear() {}
+};
 
 /// A thread's running dgamma (HasGamma) and dbeta (HasBeta) sums for one pack of N columns over
 /// the rows of a chunk.
 template <int N, bool HasGamma, bool HasBeta> struct norm_chunk_sums {
   [[no_unique_address]] chunk_sum_pack<N, HasGamma> gamma;
   [[no_unique_address]] chunk_sum_pack<N, HasBeta> beta;
+
+  /// Every sum -0 (chunk_sum_pack::clear), as a chunk's first row finds them (see prepare).
+  __device__ void clear() {
+    gamma.clear();
+    beta.clear();
+  }
 
   /// The running sums a column has, and sum `which` (dgamma's, then dbeta's) of column j, for
   /// an engine that keeps them elsewhere between rows (chunk_accumulating_op).
@@ -180,19 +198,31 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
   }
 
   /// As prepare with emit, dy * x_hat and dy going into `sums` instead, which the same thread
-  /// passes for the rows of one chunk in row order: the chunk's first row sets them, the others
-  /// add, with the roundings of the global path.
-  template <int N, class Columns>
+  /// passes for the rows of one chunk in row order, with the roundings of the global path. Every
+  /// row adds, the chunk's first to cleared sums (chunk_sums::clear, or flush); or,
+  /// `FromFirstRow`, the chunk's first row sets them (a select a term) and flush leaves them:
+  /// the same bits, a term's instructions more, which the engine takes where a kernel's
+  /// registers were measured to fare better so (tuning::register_shape::sums_from_first_row).
+  template <int N, bool FromFirstRow = false, class Columns>
   __device__ void prepare(float (&x)[N], float (&dy)[N], row_values const& values, index_t row,
                           Columns const& columns, chunk_sums<N>& sums) const {
     normalize(x, values);
-    bool const first = (row & ((index_t(1) << chunk_rows_log2) - 1)) == 0;
+    [[maybe_unused]] bool const first =
+        FromFirstRow && (row & ((index_t(1) << chunk_rows_log2) - 1)) == 0;
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j) {
-      if constexpr (has_gamma)
-        sums.gamma.v[j] = first ? __fmul_rn(dy[j], x[j]) : __fmaf_rn(dy[j], x[j], sums.gamma.v[j]);
-      if constexpr (Centered)
-        sums.beta.v[j] = first ? dy[j] : __fadd_rn(sums.beta.v[j], dy[j]);
+      if constexpr (FromFirstRow) {
+        if constexpr (has_gamma)
+          sums.gamma.v[j] =
+              first ? __fmul_rn(dy[j], x[j]) : __fmaf_rn(dy[j], x[j], sums.gamma.v[j]);
+        if constexpr (Centered)
+          sums.beta.v[j] = first ? dy[j] : __fadd_rn(sums.beta.v[j], dy[j]);
+      } else {
+        if constexpr (has_gamma)
+          sums.gamma.v[j] = __fmaf_rn(dy[j], x[j], sums.gamma.v[j]);
+        if constexpr (Centered)
+          sums.beta.v[j] = __fadd_rn(sums.beta.v[j], dy[j]);
+      }
     }
     scale_gradient(dy, values.rstd, columns);
   }
@@ -203,9 +233,10 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
     return (row & mask) == mask || row == rows - 1;
   }
 
-  /// Writes the sums of the chunk of `row` at col0 .. col0 + N to the partials.
-  template <int N>
-  __device__ void flush(chunk_sums<N> const& sums, index_t row, index_t col0) const {
+  /// Writes the sums of the chunk of `row` at col0 .. col0 + N to the partials and clears them
+  /// for the next chunk (not `FromFirstRow`: see prepare).
+  template <int N, bool FromFirstRow = false>
+  __device__ void flush(chunk_sums<N>& sums, index_t row, index_t col0) const {
     index_t const at = (row >> chunk_rows_log2) * cols + col0;
     if constexpr (has_gamma)
       if (partial_gamma != nullptr)
@@ -213,6 +244,8 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
     if constexpr (Centered)
       if (partial_beta != nullptr)
         rowfuse::detail::store_pack<N>(partial_beta + at, sums.beta.v);
+    if constexpr (!FromFirstRow)
+      sums.clear();
   }
 
   template <int K>
