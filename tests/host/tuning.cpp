@@ -653,20 +653,21 @@ TEST_CASE("rows of five and six packs: the 16-bit widths between the powers of t
 }
 
 TEST_CASE("the norms' backward alone: the norms' rows but at 128-2048, 8192, 32768 and 65536 "
-          "16-bit columns and at 1024, 16384 and 32768 fp32 columns, the same widest row of "
-          "every engine") {
+          "16-bit columns and at 1024, 8192, 16384 and 32768 fp32 columns, the same widest row "
+          "of every engine") {
   using rf::tuning::register_shape;
   // The rows where the op alone and under a chain differ (tuning.hpp): 16-bit a row of its own at
   // 128 (the chain's 256 row holds those widths), 256 on two packs a lane, 512 under a cap of two,
   // staged where the chain reads direct, 1024 on 2 x 64, 65536 on 8 blocks of 1024; fp32 1024
-  // staged for the op alone, 16384 on 2 x 1024 in 2 for the op alone, 32768 on 1 x 1024 in 8 for
+  // staged for the op alone, 8192 the same blocks with the chunk sums set by each chunk's first
+  // row for the op alone, 16384 on 2 x 1024 in 2 for the op alone, 32768 on 1 x 1024 in 8 for
   // the chain.
   auto const differing = [](table_key key, rf::index_t max_cols) {
     if (key.element_bytes == 2 && key.pack == 8)
       return max_cols == 128 || max_cols == 256 || max_cols == 512 || max_cols == 1024 ||
              max_cols == 2048 || max_cols == 8192 || max_cols == 32768 || max_cols == 65536;
     if (key.element_bytes == 4 && key.pack == 4)
-      return max_cols == 1024 || max_cols == 16384 || max_cols == 32768;
+      return max_cols == 1024 || max_cols == 8192 || max_cols == 16384 || max_cols == 32768;
     return false;
   };
   auto const only_alone = [](table_key key, rf::index_t max_cols) {
@@ -719,6 +720,9 @@ TEST_CASE("the norms' backward alone: the norms' rows but at 128-2048, 8192, 327
   CHECK(row_at(alone_32, 1024).staged);
   CHECK(!row_at(chained_32, 1024).staged);
   CHECK(blocks(row_at(alone_32, 1024)) == blocks(row_at(chained_32, 1024)));
+  CHECK(blocks(row_at(alone_32, 8192)) == blocks(row_at(chained_32, 8192)));
+  CHECK(row_at(alone_32, 8192).sums_from_first_row);
+  CHECK(!row_at(chained_32, 8192).sums_from_first_row);
   CHECK(blocks(row_at(alone_32, 16384)) == std::tuple{2, 1024, 2, 1});
   CHECK(blocks(row_at(chained_32, 16384)) == std::tuple{1, 512, 8, 2});
   CHECK(blocks(row_at(alone_32, 32768)) == std::tuple{2, 256, 16, 4});
