@@ -1074,12 +1074,13 @@ inline constexpr register_shape gradient_16bit[] = {
     phased_capped({2048, 1, 256, true, 1, false, false, 4}, 2), // r7 0.80 / 0.86, r27 0.802 / 0.859
     // r27 0.842 / 0.879 ([0.784 / 0.843] direct)
     phased_capped({4096, 1, 512, true, 1, true, false, 2}, 1),
-    sums_from_first_row(unphased({8192, 1, 512, true, 2, false, false, 2})), // r7 0.77 / 0.81
+    // r7 0.77 / 0.81; the chunk sums from -0: the residual block's backward -0.047 (H200, fp16)
+    sums_from_first_row(unphased({8192, 1, 512, true, 2, false, false, 2})),
     unphased(
         {16384, 2, 512, true, 2, true, false, 1}), // r27 0.768 / 0.819 (dy direct: 0.70 / 0.75)
-    // r7 0.59 / 0.63 (2 x 512 in 4: 0.57 / 0.66)
+    // r7 0.59 / 0.63 (2 x 512 in 4: 0.57 / 0.66); from -0: the residual block's -0.056
     sums_from_first_row(unphased({32768, 1, 512, true, 8, false, false, 2})),
-    // r7 0.55 / 0.59 (block_cluster: 0.20 / 0.29)
+    // r7 0.55 / 0.59 (block_cluster: 0.20 / 0.29); from -0: the residual block's -0.014
     sums_from_first_row({65536, 1, 512, true, 16, false, false, 2}),
     {131072, 2, 512, true, 16, true, true, 1},   // r27 0.583 / 0.679 (direct tiles: 0.44)
     {262144, 4, 512, true, 16, false, false, 1}, // r27 0.324 / 0.42 (staged: 0.27 / 0.37)
@@ -1123,7 +1124,8 @@ inline constexpr register_shape gradient_32bit[] = {
     {256, 2, 512, false, 1, true, false, 1},  // r27 0.845 ([0.750] direct)
     {512, 4, 256, false, 1, true, false, 1},  // not surveyed
     {1024, 1, 256, true, 1, false, false, 4}, // r7 0.85 (staged, r27: 0.861 / residual -0.03)
-    // r27 0.877 ([0.871] 2 x 256, spilled 24 bytes)
+    // r27 0.877 ([0.871] 2 x 256, spilled 24 bytes); the chunk sums from -0 (H200): the
+    // residual block's backward -0.023, layernorm's level
     sums_from_first_row({2048, 1, 512, true, 1, true, false, 2}),
     {4096, 1, 1024, true, 1, true, false, 1},  // r27 0.889 ([0.876] 2 x 512, spilled 24 bytes)
     {8192, 2, 1024, true, 1, true, false, 1},  // r27 0.878 (dy read direct: 128 KB of slots,
@@ -1131,8 +1133,10 @@ inline constexpr register_shape gradient_32bit[] = {
     {16384, 1, 512, true, 8, true, false, 2},  // r27 0.772 ([0.714] direct)
     {32768, 1, 1024, true, 8, true, false, 1}, // residual_backward, H200 (thirty-seventh
                                                //   session): 0.586 ([0.485] 2 x 256 in 16)
-    sums_from_first_row({65536, 2, 512, true, 16, true, false, 2}), // r27 0.702 (dy direct: 0.676)
-    // r27 0.585 (dy read direct; [0.429] 8 x 256 in 16)
+    // r27 0.702 (dy read direct: 0.676); from -0: layernorm backward -0.061 (12 -> 64 bytes of
+    // spill), the residual block's level
+    sums_from_first_row({65536, 2, 512, true, 16, true, false, 2}),
+    // r27 0.585 (dy read direct; [0.429] 8 x 256 in 16); from -0: layernorm backward -0.028
     sums_from_first_row({131072, 2, 1024, true, 16, true, true, 1}),
     {262144, 8, 512, true, 16, false, false, 1}, // r27 0.354
 };
@@ -1149,6 +1153,9 @@ inline constexpr register_shape gradient_32bit[] = {
 /// (thirty-eighth session, H200, bench/NOTES.md): layernorm / rmsnorm backward 0.791 / 0.819 ->
 /// 0.881 / 0.844 (a survey before it: 0.888 / 0.869-0.889; two packs over 128 threads staged, cap
 /// eight: 0.822 / 0.893; a row of its own at 33-128 columns lost 0.03-0.12 staged or direct).
+/// At 8192 and 32768 the chunk sums are set by each chunk's first row (sums_from_first_row): from
+/// -0, layernorm backward lost 0.027 and 0.073 there (forty-third session, H200), while the
+/// residual block's backward gained 0.045 on gradient_32bit's 8192 row.
 inline constexpr auto norm_alone_gradient_32bit =
     replace_rows(gradient_32bit, {{1024, 1, 256, true, 1, true, false, 4},
                                   sums_from_first_row({8192, 2, 1024, true, 1, true, false, 1}),
