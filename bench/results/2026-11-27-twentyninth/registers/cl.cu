@@ -1,6 +1,0 @@
-#include <rowfuse/rowfuse.cuh>
-namespace rf = rowfuse;
-void call(__half const* x, __half* y, __half const* g, long rows, long cols) {
-  rf::log_softmax(rf::load(x, rows, cols), rf::store(y));
-  rf::rmsnorm(rf::load(x, rows, cols), rf::store(y), rf::affine(g), 1e-6f);
-}
