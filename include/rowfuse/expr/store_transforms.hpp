@@ -26,6 +26,23 @@ inline float inverted_dropout_scale(float p) {
   return float(1.0 / (1.0 - double(p)));
 }
 
+/// Whether bit j of `bits` is set, as a predicate. On the device an and and a compare to zero in
+/// PTX, which ptxas turns into one R2P for up to seven bits or a LOP3 with a predicate result:
+/// written in C++, nvcc's shift-and-mask form cost a shift, an and and a compare a bit, as ptxas
+/// kept the bit's 0 / 1 value for the mask bytes beside it (bench/NOTES.md, forty-fourth session).
+ROWFUSE_HD bool bit_set(std::uint32_t bits, int j) {
+#ifdef __CUDA_ARCH__
+  std::uint32_t set;
+  asm("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\tand.b32 t, %1, %2;\n\tsetp.ne.b32 p, t, 0;"
+      "\n\tselp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(set)
+      : "r"(bits), "r"(1u << j));
+  return set != 0u;
+#else
+  return (bits >> j & 1u) != 0u;
+#endif
+}
+
 } // namespace detail
 
 /// Inverted dropout with an in-kernel counter-based generator. Element i = row * cols + col
@@ -49,13 +66,18 @@ struct dropout_node : node_tag {
   float p;
   std::uint64_t seed;
   std::uint64_t offset;
-  view<std::uint8_t> keep_mask;   // written 1 (kept) / 0 (dropped) when data is not null
-  std::uint32_t threshold = 0;    // set by bind: round(p * 65536), in [0, 65536]
+  view<std::uint8_t> keep_mask; // written 1 (kept) / 0 (dropped) when data is not null
+  std::uint32_t threshold = 0;  // set by bind: round(p * 65536), in [0, 65536]
+  // Set by bind from threshold: both 16-bit halves of a word hold it (0xffffffff for 65536), and
+  // whether any 16-bit number reaches it (not 65536).
+  std::uint32_t threshold_halves = 0;
+  bool keeps_any = true;
   float keep_scale = 1.0f;        // set by bind: 1 / (1 - p)
   detail::philox_schedule keys{}; // set by bind: philox_key_schedule(seed)
 
   /// The 8 keep decisions of a Philox block, bit e for element 8q + e (16-bit half e % 2 of
-  /// word e / 2).
+  /// word e / 2). Each half compared alone: ptxas packs those predicates with one P2R, and those
+  /// of halves_kept with a select and an add each.
   ROWFUSE_HD std::uint32_t keep_byte(detail::philox_u32x4 const& u) const {
     std::uint32_t byte = 0;
     ROWFUSE_UNROLL
@@ -64,6 +86,20 @@ struct dropout_node : node_tag {
       byte |= std::uint32_t((u.v[k] >> 16) >= threshold) << (2 * k + 1);
     }
     return byte;
+  }
+
+  /// The decisions for the two 16-bit numbers of a Philox word (low half, high half) where some
+  /// number reaches the threshold (keeps_any; a threshold of 65536 keeps nothing). On sm_90 one
+  /// VIMNMX.U16x2 compares both halves with it (__vibmax_u16x2's predicates, a >= b), where a
+  /// mask, a shift and two compares did (bench/NOTES.md, forty-fourth session): the same decisions
+  /// as the host's compares.
+  ROWFUSE_HD void halves_kept(std::uint32_t word, bool& low, bool& high) const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    __vibmax_u16x2(word, threshold_halves, &high, &low);
+#else
+    low = (word & 0xffffu) >= threshold;
+    high = (word >> 16) >= threshold;
+#endif
   }
 
   template <int N> static constexpr std::uint32_t low_bits = N == 32 ? ~0u : (1u << N) - 1u;
@@ -151,7 +187,7 @@ struct dropout_node : node_tag {
     bool kept[N];
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
-      kept[j] = (keep & (1u << j)) != 0u;
+      kept[j] = detail::bit_set(keep, j);
     finish(x, kept, row, col0, context);
   }
 
@@ -159,24 +195,25 @@ struct dropout_node : node_tag {
   /// whose load side masks: store_expr::store<N, true>). A pack of +0 stays +0 whatever the
   /// decisions (kept, +0 scales to +0; dropped, it becomes +0), so without a mask to write it
   /// skips the generator: the masked half of causal attention. An aligned pack compares each
-  /// Philox word as it comes, without packing the decisions into bits and out again.
+  /// Philox word as it comes, without packing the decisions into bits and out again; a threshold
+  /// that keeps nothing takes the drawn bits.
   template <int N, class V, class Context>
   ROWFUSE_HD void apply(V (&x)[N], index_t row, index_t col0, Context& context) const {
     if (keep_mask.data == nullptr && detail::all_positive_zero(x))
       return;
     std::uint64_t const first = std::uint64_t(row * context.cols + col0);
     if constexpr (N % 8 == 0 || N == 4) {
-      if (first % N == 0) {
+      if (first % N == 0 && keeps_any) {
         bool kept[N];
         ROWFUSE_UNROLL
         for (int b = 0; b < (N + 7) / 8; ++b) {
           detail::philox_u32x4 const u = detail::philox_quad(keys, offset, first / 8 + b);
           int const word0 = N == 4 && first % 8 != 0 ? 2 : 0; // the high half of the block
           ROWFUSE_UNROLL
-          for (int k = 0; k < (N < 8 ? N : 8); ++k) {
+          for (int k = 0; k < (N < 8 ? N : 8); k += 2) {
             int const w = word0 + k / 2;
             std::uint32_t const word = w == 0 ? u.v[0] : w == 1 ? u.v[1] : w == 2 ? u.v[2] : u.v[3];
-            kept[8 * b + k] = ((word >> (16 * (k % 2))) & 0xffffu) >= threshold;
+            halves_kept(word, kept[8 * b + k], kept[8 * b + k + 1]);
           }
         }
         finish(x, kept, row, col0, context);
@@ -225,6 +262,8 @@ struct dropout_node : node_tag {
     dropout_node bound = *this;
     // Nearest multiple of 2^-16 (ties up); p just below 1 rounds to 65536: nothing is kept.
     bound.threshold = std::uint32_t(std::floor(double(p) * 65536.0 + 0.5));
+    bound.threshold_halves = bound.threshold < 65536u ? bound.threshold * 0x10001u : 0xffffffffu;
+    bound.keeps_any = bound.threshold < 65536u;
     bound.keep_scale = detail::inverted_dropout_scale(p);
     bound.keys = detail::philox_key_schedule(seed);
     if (keep_mask.data != nullptr)
