@@ -4,7 +4,6 @@
 // device compares both halves of a Philox word at once (sm_90) where the host compares each
 // half alone; both paths of a pack are checked: the drawn bits (draw<8>, draw<4>, draw<1>) and
 // the in-place apply of the store side, which compares as the words come.
-#include <array>
 #include <cstdint>
 
 #include "support.cuh"
@@ -22,29 +21,39 @@ struct row_context {
 constexpr int packs = 512; // packs of 8 a case, at consecutive aligned columns of a few rows
 constexpr rf::index_t cols = 1001, rows = packs * 8 / cols + 1; // packs cross rows
 
-/// Thread t, for the pack of 8 at linear index 8t (row 8t / cols): words[4t] = draw<8>,
-/// words[4t + 1] = the two draw<4> (low nibble, high nibble), words[4t + 2] = the eight draw<1>,
-/// words[4t + 3] = the in-place apply's decisions on a pack of ones (bit j: element j nonzero).
+constexpr int words_a_pack = 5;
+
+/// Thread t, for the pack of 8 at linear index 8t (row 8t / cols), words from 5t: draw<8>; the two
+/// draw<4> (low nibble, high nibble); the eight draw<1>; the in-place apply's decisions on a pack
+/// of 8 ones (bit j: element j nonzero); the same for two packs of 4 (the low and the high half of
+/// a Philox block, fp32's packs).
 __global__ void decide(rf::dropout_node node, u32* words) {
   int const t = int(blockIdx.x * blockDim.x + threadIdx.x);
   if (t >= packs)
     return;
   rf::index_t const i = rf::index_t(t) * 8, row = i / cols, col0 = i % cols;
-  u32 four = 0, one = 0, in_place = 0;
+  u32 four = 0, one = 0, in_place = 0, in_place_fours = 0;
   if (col0 + 8 <= cols) {
     four = node.draw<4>(row, col0, cols) | node.draw<4>(row, col0 + 4, cols) << 4;
-    float x[8] = {1, 1, 1, 1, 1, 1, 1, 1};
     row_context context{cols};
+    float x[8] = {1, 1, 1, 1, 1, 1, 1, 1};
     node.apply<8>(x, row, col0, context);
-    for (int j = 0; j < 8; ++j)
+    float low[4] = {1, 1, 1, 1}, high[4] = {1, 1, 1, 1};
+    node.apply<4>(low, row, col0, context);
+    node.apply<4>(high, row, col0 + 4, context);
+    for (int j = 0; j < 8; ++j) {
       in_place |= u32(x[j] != 0.0f) << j;
+      in_place_fours |= u32((j < 4 ? low[j] : high[j - 4]) != 0.0f) << j;
+    }
   }
   for (int j = 0; j < 8 && col0 + j < cols; ++j)
     one |= node.draw<1>(row, col0 + j, cols) << j;
-  words[4 * t] = col0 + 8 <= cols ? node.draw<8>(row, col0, cols) : 0u;
-  words[4 * t + 1] = four;
-  words[4 * t + 2] = one;
-  words[4 * t + 3] = in_place;
+  u32* const out = words + words_a_pack * t;
+  out[0] = col0 + 8 <= cols ? node.draw<8>(row, col0, cols) : 0u;
+  out[1] = four;
+  out[2] = one;
+  out[3] = in_place;
+  out[4] = in_place_fours;
 }
 
 /// The elements `decide`'s draw<1> words cover: each pack's columns up to its row's end.
@@ -59,7 +68,7 @@ constexpr long covered() {
 /// covered elements it keeps.
 long check(float p, u64 seed, u64 offset) {
   auto const node = rf::dropout(p, seed, offset).bind("test", rows, cols);
-  test::mirrored<u32> words(4 * packs);
+  test::mirrored<u32> words(words_a_pack * packs);
   std::fill(words.host.begin(), words.host.end(), 0xa5a5a5a5u); // poison
   words.upload();
   decide<<<(packs + 127) / 128, 128>>>(node, words.d());
@@ -73,10 +82,12 @@ long check(float p, u64 seed, u64 offset) {
     for (int j = 0; j < 8 && col0 + j < cols; ++j)
       one |= node.draw<1>(row, col0 + j, cols) << j;
     u32 const eight = whole ? node.draw<8>(row, col0, cols) : 0u;
-    wrong += got[4 * t] != eight;
-    wrong += got[4 * t + 1] != (whole ? eight : 0u);
-    wrong += got[4 * t + 2] != one;
-    wrong += got[4 * t + 3] != (whole ? eight : 0u);
+    u32 const* const word = got.data() + words_a_pack * t;
+    wrong += word[0] != eight;
+    wrong += word[1] != eight;
+    wrong += word[2] != one;
+    wrong += word[3] != eight;
+    wrong += word[4] != eight;
     wrong += whole && eight != one; // the host's own paths agree
     kept += __builtin_popcount(one);
   }
