@@ -32,6 +32,14 @@ device_info const& current_device() {
     info.shared_memory_per_multiprocessor = prop.sharedMemPerMultiprocessor;
     info.compute_capability = prop.major * 10 + prop.minor;
     info.name = prop.name;
+    // Two transfers a memory clock (DDR), bus_bits / 8 bytes each, against every SM's cycles.
+    int memory_khz = 0, bus_bits = 0, sm_khz = 0;
+    if (cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, id) == cudaSuccess &&
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, id) == cudaSuccess &&
+        cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, id) == cudaSuccess && sm_khz > 0 &&
+        info.multiprocessors > 0)
+      info.dram_bytes_per_sm_cycle =
+          2.0 * double(memory_khz) * (bus_bits / 8) / (double(sm_khz) * info.multiprocessors);
   });
   return cache[std::size_t(id)];
 }

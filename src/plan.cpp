@@ -141,8 +141,8 @@ plan narrow_phased_shape(plan p, int pack, std::span<tuning::register_shape cons
   plan best = p;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     tuning::register_shape const& s = shapes[i];
-    if (s.whole_block || s.row_threads > 0 || tuning::capacity(s, pack) < p.cols ||
-        (!compiled.empty() && !compiled[i]))
+    if (s.whole_block || s.row_threads > 0 || s.wide_memory_only ||
+        tuning::capacity(s, pack) < p.cols || (!compiled.empty() && !compiled[i]))
       continue;
     plan candidate = p;
     take_shape(candidate, engine_kind::warp_rows, shapes, i);
@@ -154,15 +154,24 @@ plan narrow_phased_shape(plan p, int pack, std::span<tuning::register_shape cons
   return best;
 }
 
-/// The first shape of `shapes` of `kind` (group, whole-block or cluster rows) that holds `cols`:
-/// for the automatic plan the first whose max_cols reaches cols, for a forced engine the first
-/// whose capacity does.
+/// Whether the plan may take row `s` on `device`: rows for devices of wide memory
+/// (tuning::register_shape::wide_memory_only) on such a device, for rows on the 16-byte grid (they
+/// have no phased kernel); every other row everywhere.
+bool row_for(tuning::register_shape const& s, device_info const& device, bool phased) {
+  return !s.wide_memory_only || (device.wide_memory() && !phased);
+}
+
+/// The first shape of `shapes` of `kind` (group, whole-block or cluster rows) that holds `cols`
+/// and is for this device (row_for): for the automatic plan the first whose max_cols reaches
+/// cols, for a forced engine the first whose capacity does.
 bool try_register(plan& p, engine_kind kind, bool forced,
-                  std::span<tuning::register_shape const> shapes, device_info const& device) {
+                  std::span<tuning::register_shape const> shapes, device_info const& device,
+                  bool phased) {
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     tuning::register_shape const& s = shapes[i];
     engine_kind const of = engine_of(s);
-    if (of != kind || (of == engine_kind::cluster_rows && device.compute_capability < 90))
+    if (of != kind || (of == engine_kind::cluster_rows && device.compute_capability < 90) ||
+        !row_for(s, device, phased))
       continue;
     if (forced ? tuning::capacity(s, p.pack) < p.cols : s.max_cols < p.cols)
       continue;
@@ -272,9 +281,12 @@ std::span<tuning::register_shape const> register_shapes(int element_bytes, int p
   return pack == 1 ? table_of<2, 1>(family) : table_of<2, 8>(family);
 }
 
-plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
-              device_info const& device, std::span<tuning::register_shape const> shapes,
-              int cluster_cache_bytes, int streaming_cache_bytes) {
+namespace {
+
+/// try_plan, for rows on the 16-byte grid or (`phased`) for the whole packs of a phased row.
+plan plan_of(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
+             device_info const& device, std::span<tuning::register_shape const> shapes,
+             int cluster_cache_bytes, int streaming_cache_bytes, bool phased) {
   plan p;
   p.op = op;
   p.rows = rows;
@@ -287,9 +299,9 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
   bool ok = false;
   switch (forced) {
   case engine_kind::automatic:
-    ok = try_register(p, engine_kind::warp_rows, false, shapes, device) ||
-         try_register(p, engine_kind::block_rows, false, shapes, device) ||
-         try_register(p, engine_kind::cluster_rows, false, shapes, device) ||
+    ok = try_register(p, engine_kind::warp_rows, false, shapes, device, phased) ||
+         try_register(p, engine_kind::block_rows, false, shapes, device, phased) ||
+         try_register(p, engine_kind::cluster_rows, false, shapes, device, phased) ||
          try_streaming(p, cols, true, streaming_cache_bytes, device) ||
          (cluster_cache_bytes < 4 && try_cluster(p, cols, cluster_cache_bytes, device)) ||
          try_streaming(p, cols, false, streaming_cache_bytes, device);
@@ -302,7 +314,7 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
                     ": engine cluster_rows needs thread-block clusters (compute "
                     "capability 9.0); device ",
                     device.id, " has ", device.compute_capability);
-    ok = try_register(p, forced, true, shapes, device);
+    ok = try_register(p, forced, true, shapes, device, phased);
     break;
   case engine_kind::block_smem:
     ok = try_streaming(p, cols, true, streaming_cache_bytes, device);
@@ -324,7 +336,8 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
     index_t widest_register_row = 0;
     for (auto const& s : shapes)
       if ((forced == engine_kind::warp_rows) == !s.whole_block &&
-          (forced == engine_kind::cluster_rows) == (s.cluster_blocks > 1))
+          (forced == engine_kind::cluster_rows) == (s.cluster_blocks > 1) &&
+          row_for(s, device, phased))
         widest_register_row = std::max(widest_register_row, tuning::capacity(s, pack));
     index_t const most =
         forced == engine_kind::warp_rows || forced == engine_kind::block_rows ||
@@ -340,11 +353,20 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
   return p;
 }
 
+} // namespace
+
+plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
+              device_info const& device, std::span<tuning::register_shape const> shapes,
+              int cluster_cache_bytes, int streaming_cache_bytes) {
+  return plan_of(op, rows, cols, pack, forced, device, shapes, cluster_cache_bytes,
+                 streaming_cache_bytes, false);
+}
+
 plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
                      device_info const& device, std::span<tuning::register_shape const> shapes,
                      std::span<bool const> compiled) {
   index_t const whole = cols / pack * pack;
-  plan p = try_plan(op, rows, whole, pack, forced, device, shapes);
+  plan p = plan_of(op, rows, whole, pack, forced, device, shapes, 4, 4, true);
   if (forced == engine_kind::automatic && p.shape >= 0 &&
       shapes[std::size_t(p.shape)].phased_passes_by)
     for (engine_kind const instead : {engine_kind::block_rows, engine_kind::cluster_rows})

@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-34) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-35) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -988,6 +988,32 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
   sweep<T>(opname, op, {32, 64, 128}, shape<2, 256, false, 1, 4>{}, shape<2, 256, false, 1, 3>{},
            shape<2, 128, false, 1, 6>{}, shape<2, 128, false, 1, 5>{}, shape<1, 256, false, 1, 4>{},
            shape<1, 256, false, 1, 5>{}, shape<2, 512, false, 1, 1>{});
+#elif ROW_SHAPES_ROUND == 35
+  // Round 35 (forty-fifth session): the 16-bit ops alone on an H200, where the tables' rows (chosen
+  // on an H100) run at 0.77-0.90 of a copy: wide rows past 16384 columns, and log-softmax's rows
+  // at 512-8192; block rows holding more values a thread, clusters of fewer and larger blocks.
+  if constexpr (wide) {
+    sweep<T>(opname, op, {512}, shape<2, 256, false>{}, shape<4, 128, false>{},
+             shape<4, 256, false>{}, shape<2, 256, false, 1, 5>{}, shape<4, 128, false, 1, 8>{});
+    sweep<T>(opname, op, {2048}, shape<8, 128, false>{}, shape<2, 128, true>{},
+             shape<1, 256, true>{});
+    sweep<T>(opname, op, {8192}, shape<4, 256, true>{}, shape<8, 128, true>{},
+             shape<2, 512, true>{}, shape<4, 256, true, 1, 2>{}, shape<8, 128, true, 1, 3>{});
+    sweep<T>(opname, op, {16384}, shape<8, 256, true>{}, shape<4, 512, true>{},
+             shape<16, 128, true>{}, shape<8, 256, true, 1, 2>{}, shape<4, 512, true, 1, 2>{},
+             shape<8, 128, true, 2>{}, shape<4, 256, true, 2>{});
+    sweep<T>(opname, op, {32768}, shape<8, 512, true>{}, shape<4, 1024, true>{},
+             shape<16, 256, true>{}, shape<8, 256, true, 2>{}, shape<4, 512, true, 2>{},
+             shape<4, 256, true, 4>{}, shape<8, 128, true, 4>{}, shape<8, 256, true, 2, 2>{});
+    sweep<T>(opname, op, {65536}, shape<8, 256, true, 4>{}, shape<4, 512, true, 4>{},
+             shape<4, 256, true, 8>{}, shape<8, 128, true, 8>{}, shape<8, 512, true, 2>{},
+             shape<16, 256, true, 2>{}, shape<8, 256, true, 4, 2>{});
+    sweep<T>(opname, op, {131072}, shape<8, 256, true, 8>{}, shape<4, 512, true, 8>{},
+             shape<4, 256, true, 16>{}, shape<8, 128, true, 16>{}, shape<8, 512, true, 4>{},
+             shape<16, 256, true, 4>{});
+    sweep<T>(opname, op, {262144}, shape<8, 256, true, 16>{}, shape<8, 512, true, 8>{},
+             shape<16, 256, true, 8>{}, shape<16, 128, true, 16>{}, shape<4, 1024, true, 8>{});
+  }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,
   // fp32 262144: ptxas gives log-softmax 76 registers on the 8 x 512 cluster row, one block an

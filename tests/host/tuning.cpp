@@ -71,6 +71,15 @@ rf::tuning::register_shape unsized(rf::tuning::register_shape row) {
   return row;
 }
 
+/// `rows` without the rows for devices of wide memory (tuning::register_shape::wide_memory_only):
+/// what every other device plans from.
+std::vector<rf::tuning::register_shape> narrow_memory_rows(table rows) {
+  std::vector<rf::tuning::register_shape> kept;
+  std::ranges::copy_if(rows, std::back_inserter(kept),
+                       [](auto const& row) { return !row.wide_memory_only; });
+  return kept;
+}
+
 /// Runs body(first's table, second's table, key) for every element size and pack width.
 template <class Body> void for_each_table_pair(shape_family first, shape_family second, Body body) {
   for (auto key : keys) {
@@ -168,7 +177,12 @@ TEST_CASE("attention's shapes: its own for packs and single 16-bit elements, sof
 TEST_CASE("log-softmax's shapes: softmax's but at a few widths, the same widest row of every "
           "engine") {
   for_each_table_pair(shape_family::log_softmax, shape_family::softmax,
-                      [](table log, table softmax, table_key key) {
+                      [](table log_with_wide_rows, table softmax_with_wide_rows, table_key key) {
+                        // Each table's rows for devices of wide memory are its own.
+                        auto const log_rows = narrow_memory_rows(log_with_wide_rows);
+                        auto const softmax_rows = narrow_memory_rows(softmax_with_wide_rows);
+                        table const log = log_rows;
+                        table const softmax = softmax_rows;
                         REQUIRE(log.size() == softmax.size());
                         // The shapes of the aligned kernels: the phased kernels' and the sized
                         // twins' caps apart.
@@ -282,12 +296,16 @@ TEST_CASE("layernorm under a load chain that tees: the chain's rows but at a few
                           CHECK(tee.data() != chain.data());
                           // 2048, 4096 and 16384 read the residual straight to registers; the
                           // chain's 32768 block row kept for forced plans alone (max_cols 16384), a
-                          // cluster row at 32768; 65536 its own.
-                          CHECK(tee.size() == chain.size() + 1);
+                          // cluster row at 32768; 65536 its own. (The rows for devices of wide
+                          // memory: "rows for devices of wide memory" below.)
+                          auto const tee_rows = narrow_memory_rows(tee);
+                          auto const chain_rows = narrow_memory_rows(chain);
+                          CHECK(tee_rows.size() == chain_rows.size() + 1);
                           int differ = 0;
-                          for (auto const& row : tee)
-                            differ += std::ranges::none_of(
-                                chain, [&](auto const& c) { return unsized(c) == unsized(row); });
+                          for (auto const& row : tee_rows)
+                            differ += std::ranges::none_of(chain_rows, [&](auto const& c) {
+                              return unsized(c) == unsized(row);
+                            });
                           CHECK(differ == 6);
                         } else if (key.pack == 1) {
                           CHECK(tee.data() == chain.data());
@@ -800,4 +818,84 @@ TEST_CASE("the norms' backward off the grid, alone and under a chain: phased row
       CHECK(phased(norm_32, marks_32, 4, cols).phased);
     }
   }
+}
+
+TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on rows on the grid, "
+          "never on an H100 or in phased plans; the kernels a bounded call compiles") {
+  rf::device_info const h100 = test::described_device();
+  rf::device_info const h200 = test::described_h200();
+  CHECK(!h100.wide_memory());
+  CHECK(h200.wide_memory());
+  int wide_rows = 0;
+  for (auto family : families)
+    for (auto key : keys) {
+      CAPTURE(int(family));
+      CAPTURE(key.element_bytes);
+      CAPTURE(key.pack);
+      auto const shapes = rf::detail::register_shapes(key.element_bytes, key.pack, family);
+      for (std::size_t i = 0; i < shapes.size(); ++i) {
+        auto const& row = shapes[i];
+        if (!row.wide_memory_only)
+          continue;
+        CAPTURE(row.max_cols);
+        ++wide_rows;
+        // No phased kernel; a row after it holds its width for other devices.
+        CHECK(!row.has_phased_kernel);
+        CHECK(std::any_of(shapes.begin() + std::ptrdiff_t(i) + 1, shapes.end(), [&](auto const& s) {
+          return !s.wide_memory_only && s.max_cols >= row.max_cols;
+        }));
+        for (rf::index_t cols : {row.max_cols, row.max_cols - key.pack}) {
+          CAPTURE(cols);
+          rf::plan const wide = rf::detail::choose_plan("op", 4096, cols, key.pack,
+                                                        rf::engine_kind::automatic, h200, shapes);
+          rf::plan const narrow = rf::detail::choose_plan("op", 4096, cols, key.pack,
+                                                          rf::engine_kind::automatic, h100, shapes);
+          CHECK(wide.shape == int(i));
+          CHECK(!shapes[std::size_t(narrow.shape)].wide_memory_only);
+          // Off the grid (a width one element past whole packs) the H200 plans as the H100.
+          rf::index_t const off = cols + 1;
+          rf::plan const phased_wide = rf::detail::try_phased_plan(
+              "op", 4096, off, key.pack, rf::engine_kind::automatic, h200, shapes);
+          rf::plan const phased_narrow = rf::detail::try_phased_plan(
+              "op", 4096, off, key.pack, rf::engine_kind::automatic, h100, shapes);
+          CHECK(phased_wide.shape == phased_narrow.shape);
+          CHECK(phased_wide.phased == phased_narrow.phased);
+          if (phased_wide.shape >= 0)
+            CHECK(!shapes[std::size_t(phased_wide.shape)].wide_memory_only);
+        }
+      }
+    }
+  // 16-bit packs (tuning.hpp, forty-fifth session): the residual block at 256 and 4096 columns,
+  // its tee'd form at 4096, attention at 10240 and 16384; softmax at 256, 512, 10240, 16384,
+  // 32768, 131072 and 262144; log-softmax at 256 and 512; rmsnorm at 256, 512, 32768 and 262144.
+  CHECK(wide_rows == 18);
+  // Attention to 10240 columns plans on the H200 as on the H100 (the same shape, sized alike).
+  auto const attention = rf::detail::register_shapes(2, 8, shape_family::attention);
+  for (rf::index_t cols : {8200, 10240}) {
+    CAPTURE(cols);
+    rf::plan const wide = rf::detail::choose_plan("softmax", 4096, cols, 8,
+                                                  rf::engine_kind::automatic, h200, attention);
+    rf::plan const narrow = rf::detail::choose_plan("softmax", 4096, cols, 8,
+                                                    rf::engine_kind::automatic, h100, attention);
+    CHECK(attention[std::size_t(wide.shape)].wide_memory_only);
+    CHECK(wide.packs == narrow.packs);
+    CHECK(wide.block_threads == narrow.block_threads);
+    CHECK(wide.block_threads < 512);
+  }
+  // The H200's plan for the residual block at 4096 columns: four packs of 128 threads, one block a
+  // tile; at 2049 columns the same row (the H100's sizes a twin of its own row there).
+  auto const chain = rf::detail::register_shapes(2, 8, shape_family::layernorm_chain);
+  for (rf::index_t cols : {4096, 2049}) {
+    CAPTURE(cols);
+    rf::plan const p = rf::detail::choose_plan("layernorm", 4096, cols, 8,
+                                               rf::engine_kind::automatic, h200, chain);
+    CHECK(p.engine == rf::engine_kind::block_rows);
+    CHECK(p.block_threads == 128);
+    CHECK(p.packs == 4);
+    CHECK(!p.persistent);
+  }
+  // A forced engine takes the first row of its engine that holds the width and is for the device.
+  rf::plan const forced =
+      rf::detail::choose_plan("layernorm", 4096, 4096, 8, rf::engine_kind::block_rows, h100, chain);
+  CHECK(!chain[std::size_t(forced.shape)].wide_memory_only);
 }

@@ -14,7 +14,16 @@ inline rowfuse::device_info described_device(int cc = 90) {
   d.shared_memory_per_block_optin = 232448;
   d.shared_memory_per_multiprocessor = 233472;
   d.compute_capability = cc;
+  d.dram_bytes_per_sm_cycle = 12.8; // 3.35 TB/s over 132 SMs at 1.98 GHz
   d.name = "described";
+  return d;
+}
+
+/// An H200's numbers: an H100's SMs, wider memory (tuning::wide_memory_bytes_per_cycle).
+inline rowfuse::device_info described_h200() {
+  rowfuse::device_info d = described_device();
+  d.dram_bytes_per_sm_cycle = 15.7; // 4.1 TB/s over the same SMs
+  d.name = "described H200";
   return d;
 }
 

@@ -114,9 +114,16 @@ template <class T, int N, class Op, class Load, class Store> constexpr auto cons
 }
 
 /// Whether table row I can plan a width inside Range: automatic plans take it for widths up to
-/// its max_cols above the previous row's; forced ones for any width up to its capacity.
+/// its max_cols above the previous row's (a row for devices of wide memory takes none from the
+/// row after it: tuning::with_wide_memory_rows); forced ones for any width up to its capacity.
 template <auto const& Table, std::size_t I, int N, cols_range Range> constexpr bool admitted() {
-  index_t const lowest = I == 0 ? 1 : Table[I - 1].max_cols + 1;
+  index_t lowest = 1;
+  for (std::size_t before = I; before-- > 0;) {
+    if (Table[I].wide_memory_only || !Table[before].wide_memory_only) {
+      lowest = Table[before].max_cols + 1;
+      break;
+    }
+  }
   index_t const highest = std::max(Table[I].max_cols, tuning::capacity(Table[I], N));
   return Range.max >= lowest && Range.min <= highest;
 }

@@ -76,7 +76,15 @@ struct device_info {
   std::size_t shared_memory_per_block_optin = 0;
   std::size_t shared_memory_per_multiprocessor = 0;
   int compute_capability = 0; // 90 for Hopper
+  /// Peak DRAM bandwidth over the SMs' peak clocks, in bytes a cycle of all SMs together (0:
+  /// unknown): the plan takes the tuning rows marked wide_memory_only from
+  /// tuning::wide_memory_bytes_per_cycle on.
+  double dram_bytes_per_sm_cycle = 0.0;
   std::string name;
+
+  bool wide_memory() const {
+    return dram_bytes_per_sm_cycle >= tuning::wide_memory_bytes_per_cycle;
+  }
 };
 
 /// The current device's properties (cached per device). Throws rowfuse::error without one.

@@ -97,7 +97,11 @@ inline constexpr int columns_ahead_packs = 2;
 ///    where the second form lost (forty-third session, H200, bench/NOTES.md): on most rows it won
 ///    (layernorm backward fp16 at 2048 / 4096 columns +0.08, its 24 bytes of spill gone), but on
 ///    some 64-register kernels ptxas spilled more with it (layernorm fp32 cluster rows 12 -> 64
-///    bytes: -0.06 to -0.07 of a copy), and a row shared by two ops can go either way.
+///    bytes: -0.06 to -0.07 of a copy), and a row shared by two ops can go either way;
+///  - wide_memory_only: a row for devices of wide memory alone (wide_memory_bytes_per_cycle),
+///    measured on one (an H200), where the row after it of its width and engine was measured on
+///    an H100 and lost there to it: the plan passes it by on other devices and in phased plans
+///    (for_wide_memory, with_wide_memory_rows).
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -117,9 +121,20 @@ struct register_shape {
   bool has_phased_kernel = true;
   bool phased_passes_by = false;
   bool sums_from_first_row = false;
+  bool wide_memory_only = false;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
+
+/// The DRAM bandwidth, in bytes a cycle of all of a device's SMs together, from which the plan
+/// takes the rows marked wide_memory_only (device_info::dram_bytes_per_sm_cycle): an H200 moves
+/// 15.7 (4.1 TB/s at its memory clock over 132 SMs at 1.98 GHz), an H100 SXM 12.8 (3.35 TB/s).
+/// At a copy's speed an element has about 0.7 of an H100's issue slots on an H200 (copies measured
+/// at 4.1-4.25 and 3.0 TB/s, the same SMs and clock), and the pipelines that
+/// draw dropout are issue-bound there (bench/NOTES.md, forty-fourth session): shapes that hold
+/// more values a thread, which spread a row's fixed work over more elements, win there and lose
+/// on an H100 (forty-fifth session).
+inline constexpr double wide_memory_bytes_per_cycle = 14.0;
 
 /// The most a row may fill a sized_at_launch shape, in eighths of its capacity, for the launch
 /// to size its block; fuller rows take the shape's threads. Measured (16-bit, twenty-eighth
@@ -160,6 +175,14 @@ constexpr register_shape unphased(register_shape row) {
 constexpr register_shape phased_elsewhere(register_shape row) {
   row.has_phased_kernel = false;
   row.phased_passes_by = true;
+  return row;
+}
+
+/// `row` for devices of wide memory alone (register_shape::wide_memory_only), with no phased
+/// kernel: rows off the 16-byte grid plan as on other devices.
+constexpr register_shape for_wide_memory(register_shape row) {
+  row.wide_memory_only = true;
+  row.has_phased_kernel = false;
   return row;
 }
 
@@ -244,6 +267,37 @@ insert_rows(std::array<register_shape, Size> const& rows,
   return out;
 }
 
+/// `rows` with each row of `wide` (for_wide_memory rows) inserted before the first row whose
+/// max_cols reaches its own, so that on a device of wide memory the plan, which takes the first row
+/// of an engine that holds the width, takes it where it would take that row. A row not marked
+/// for_wide_memory does not compile.
+template <std::size_t Size, std::size_t Wide>
+constexpr std::array<register_shape, Size + Wide>
+with_wide_memory_rows(std::array<register_shape, Size> const& rows,
+                      register_shape const (&wide)[Wide]) {
+  std::array<register_shape, Size + Wide> out{};
+  std::size_t size = Size;
+  for (std::size_t i = 0; i < Size; ++i)
+    out[i] = rows[i];
+  for (register_shape const& row : wide) {
+    if (!row.wide_memory_only)
+      throw "with_wide_memory_rows: each row must be marked for_wide_memory";
+    std::size_t at = 0;
+    while (at < size && out[at].max_cols < row.max_cols)
+      ++at;
+    for (std::size_t i = size; i > at; --i)
+      out[i] = out[i - 1];
+    out[at] = row;
+    ++size;
+  }
+  return out;
+}
+template <std::size_t Size, std::size_t Wide>
+constexpr std::array<register_shape, Size + Wide>
+with_wide_memory_rows(register_shape const (&rows)[Size], register_shape const (&wide)[Wide]) {
+  return with_wide_memory_rows(std::to_array(rows), wide);
+}
+
 // The tables below were measured on an H100 80GB HBM3 on 2026-11-23 with
 // bench/experiments/row_shapes.cu (2^27 elements, inputs uniform in [-4, 4), ratio to a
 // device-to-device copy of the same bytes timed in the same run; rounds 1, 2 and 4 in
@@ -264,7 +318,7 @@ insert_rows(std::array<register_shape, Size> const& rows,
 // columns (layernorm's lost to block_cluster until gamma and beta were read ahead, round 18).
 
 /// Softmax over 16-bit inputs, packs of 8 (first row that holds the width).
-inline constexpr register_shape softmax_16bit[] = {
+inline constexpr register_shape softmax_16bit_h100[] = {
     {512, 2, 256, false, 1, false, false, 4}, // r4 0.994-0.999
     {1024, 4, 128, false, 1, true, false, 6}, // r4 0.997
     {2048, 8, 128, false, 1, true, false, 2}, // r9 0.994 (r4's persistent 2 x 128 block: 0.952)
@@ -319,6 +373,22 @@ inline constexpr register_shape softmax_16bit[] = {
     {262144, 8, 512, true, 8, true, true, 1}, // r25 0.912-0.922 (4 x 1024 in 8: 0.906-0.911)
 };
 
+/// Softmax over 16-bit inputs: softmax_16bit_h100 and, for devices of wide memory, the shapes
+/// row_shapes.cu's round 35 found better on an H200 (forty-fifth session, bench/NOTES.md; the row
+/// each passes by in brackets, in the same run). Where a row of the H200's covers only part of an
+/// H100 row's widths, a row of the H100 row's own shape takes the rest (the same kernels).
+inline constexpr auto softmax_16bit = with_wide_memory_rows(
+    softmax_16bit_h100,
+    {
+        for_wide_memory({256, 2, 256, false, 1, false, false, 4}),
+        for_wide_memory({512, 4, 256, false, 1, false, false, 1}), // 0.998 ([0.922])
+        for_wide_memory(sized({10240, 8, 256, true, 1, true, false, 1})),
+        for_wide_memory({16384, 16, 128, true, 1, true, false, 1}),  // 0.975 ([0.893])
+        for_wide_memory({32768, 8, 128, true, 4, false, false, 1}),  // 0.925 ([0.853])
+        for_wide_memory({131072, 8, 256, true, 8, true, true, 1}),   // 0.859 ([0.792])
+        for_wide_memory({262144, 16, 128, true, 16, true, true, 1}), // 0.855 ([0.782])
+    });
+
 /// Log-softmax over 16-bit inputs: softmax's rows but where round 10 (eleventh session) found
 /// log-softmax, whose phase 2 keeps x and sums two floats, faster on other shapes; at 131072 and
 /// 262144 columns round 25's persistent staged clusters (nineteenth session; softmax's row at
@@ -332,8 +402,8 @@ inline constexpr register_shape softmax_16bit[] = {
 /// Softmax's rows of five packs a thread (round 30, thirty-first session) on log-softmax's own
 /// shapes, which hold its phase 2's x beside the sums: round 30's best for log-softmax, against the
 /// rows they replace (rowfuse-bench, twenty-ninth session) in brackets.
-inline constexpr auto log_softmax_16bit = replace_rows(
-    softmax_16bit,
+inline constexpr auto log_softmax_16bit_h100 = replace_rows(
+    softmax_16bit_h100,
     {
         phased_capped({512, 2, 256, false, 1, false, false, 4}, 5),
         phased_capped({1024, 4, 128, false, 1, true, false, 6}, 7),
@@ -374,6 +444,18 @@ inline constexpr auto log_softmax_16bit = replace_rows(
         {262144, 8, 256, true, 16, true, true, 1}, // r25 0.918-0.920
     });
 
+/// Log-softmax over 16-bit inputs: log_softmax_16bit_h100 and, for devices of wide memory, the
+/// shape row_shapes.cu's round 35 found better on an H200 at 512 columns (forty-fifth session,
+/// bench/NOTES.md): rmsnorm's 4 packs a lane of 128 under a cap of eight blocks, 0.931, where the
+/// row it passes by ran 0.810 in rowfuse-bench. Its rows at 16384 (staged persistent, no cap) and
+/// 32768 (a block row of 4 x 1024, staged persistent) gained 0.04-0.07 there but lost 0.03-0.06 at
+/// 10248 and 24584 columns, and are not here.
+inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
+    log_softmax_16bit_h100, {
+                                for_wide_memory({256, 2, 256, false, 1, false, false, 4}),
+                                for_wide_memory({512, 4, 128, false, 1, false, false, 8}),
+                            });
+
 /// Softmax over 16-bit inputs whose load chain masks and whose store chain drops (attention
 /// probabilities: scale -> causal mask -> softmax -> dropout), packs of 8. Measured with
 /// bench/experiments/pipeline_shapes.cu (H100, attention fp16, 2^26 elements, ratio to copy;
@@ -385,7 +467,7 @@ inline constexpr auto log_softmax_16bit = replace_rows(
 /// stages the next row while it reduces this one. Its engines hold at least softmax_16bit's
 /// widths (warp rows to 2048 columns, block rows to 16384, cluster rows to 262144), so that an
 /// engine forced by softmax's table also runs here.
-inline constexpr register_shape attention_16bit[] = {
+inline constexpr register_shape attention_16bit_h100[] = {
     {512, 2, 256, false, 1, true, false, 1}, // 0.75-0.78 at 128-512 ([0.72-0.74])
     // Rows of 2 warps, 4 a block: pipeline_shapes.cu's survey_warps 0.852 (fp16); the planned call
     // 0.799 / 0.784 -> 0.855 / 0.850 (fp16 / bf16) against softmax's 4 x 128 row before it.
@@ -414,8 +496,22 @@ inline constexpr register_shape attention_16bit[] = {
     {262144, 8, 256, true, 16, true, true, 1},        // 0.680 ([0.62] block_cluster)
 };
 
+/// attention_16bit_h100 and, for devices of wide memory, the shape pipeline_shapes.cu's survey of
+/// the attention pipeline found better on an H200 at 16384 columns (forty-fifth session, fp16,
+/// bench/NOTES.md): 8 packs a thread of 256, 0.747 against 0.681 for the row it passes by in the
+/// same run. rowfuse-bench on the H200 (fp16, `results/2026-12-01-forty-fifth/call3/`): 12288 /
+/// 16384 columns 0.525 / 0.662 -> 0.596 / 0.730; its sized twin lost at 8200 / 10240 (0.530 / 0.629
+/// -> 0.474 / 0.532) to the H100 row's, which takes those widths here too (a row of that shape to
+/// 10240 columns: the same kernels). The survey's 4 packs a lane to 512 columns gained 0.015-0.031
+/// at 128-512 but lost 0.29 / 0.08 / 0.04 at 32 / 64 / 200 columns, and is not here.
+inline constexpr auto attention_16bit = with_wide_memory_rows(
+    attention_16bit_h100, {
+                              for_wide_memory(sized({10240, 4, 512, true, 1, true, true, 1})),
+                              for_wide_memory({16384, 8, 256, true, 1, true, true, 1}),
+                          });
+
 /// RMSNorm over 16-bit inputs.
-inline constexpr register_shape rmsnorm_16bit[] = {
+inline constexpr register_shape rmsnorm_16bit_h100[] = {
     {512, 2, 256, false, 1, false, false, 5},  // r8 1.003-1.008 (r4's persistent row: 0.94-0.95)
     {1024, 4, 256, false, 1, false, false, 3}, // r4 0.996 (persistent staged: 0.91)
     // Rows of 2 warps, 2 a block: r29 0.997 / 0.999 (fp16 / bf16; the block row before, r4's 2 x
@@ -459,6 +555,20 @@ inline constexpr register_shape rmsnorm_16bit[] = {
     {196608, 6, 256, true, 16, false, false, 3},
     {262144, 8, 256, true, 16, false, false, 2}, // r6 0.931 (8 x 512 in 8: 0.913)
 };
+
+/// RMSNorm over 16-bit inputs: rmsnorm_16bit_h100 and, for devices of wide memory, the shapes
+/// row_shapes.cu's round 35 found better on an H200 (forty-fifth session, bench/NOTES.md; the row
+/// each passes by in brackets, in the same run; at 32768 columns the same shape on a persistent
+/// grid, the same kernel; at 262144 the row it passes by was not in the round, and the same shape
+/// without its cap of two blocks ran 0.775).
+inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
+    rmsnorm_16bit_h100,
+    {
+        for_wide_memory({256, 2, 256, false, 1, false, false, 5}),
+        for_wide_memory({512, 4, 128, false, 1, false, false, 8}),  // 0.983 ([0.900])
+        for_wide_memory({32768, 4, 1024, true, 1, false, true, 1}), // 0.910 ([0.874])
+        for_wide_memory({262144, 8, 512, true, 8, true, true, 1}),  // 0.850
+    });
 
 // Round 8 (tenth session): the norms' group rows at 32-512 columns under register caps that
 // buy blocks. One block a tile with five or six blocks an SM wins where rounds 1-4 chose
@@ -596,9 +706,19 @@ inline constexpr register_shape layernorm_chain_16bit_to_32768[] = {
 /// layernorm_16bit_clusters. Rows read back from their staging slot with the residual staged beside
 /// the input (layernorm_tee_chain_16bit's) lost for the chain without a tee (bench/NOTES.md,
 /// twenty-first session).
-inline constexpr auto layernorm_chain_16bit =
+/// For devices of wide memory, the shapes pipeline_shapes.cu's survey of the residual block found
+/// better on an H200 (forty-fifth session, fp16, bench/NOTES.md; the row each passes by in
+/// brackets, in the same run): 4 packs a lane to 256 columns, and at 4096 four packs a thread of
+/// 128, read straight to registers, one block a tile under a cap of six blocks (on the H100 this
+/// shape ran 0.782 against its row's 0.827: seventeenth session).
+inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
     join_rows(join_rows(layernorm_chain_16bit_to_4096, layernorm_chain_16bit_to_32768),
-              layernorm_16bit_clusters);
+              layernorm_16bit_clusters),
+    {
+        // 128 / 256 columns 0.623 / 0.633 ([0.609 / 0.596])
+        for_wide_memory({256, 4, 256, false, 1, true, false, 1}),
+        for_wide_memory({4096, 4, 128, true, 1, false, false, 6}), // 0.721 ([0.640])
+    });
 
 /// LayerNorm over 16-bit inputs under a load chain that tees (the residual block writing its
 /// pre-norm sum h, which the next block reads): layernorm_chain_16bit's rows but at 2048 and 4096,
@@ -614,20 +734,28 @@ inline constexpr auto layernorm_chain_16bit =
 /// take it at 16385-32768 columns too: on the held row's phased kernel the tee'd block off the
 /// grid ran 0.37-0.43 of a copy at 16393-24577 columns, on the block row 0.46-0.49 (thirty-second
 /// session, fp16).
-inline constexpr auto layernorm_tee_chain_16bit = join_rows(
-    join_rows(replace_rows(layernorm_chain_16bit_to_4096, {{2048, 2, 128, true, 1, true, true, 1},
-                                                           {4096, 2, 256, true, 1, true, true, 3}}),
-              {
-                  // The chain's 8192-column row without its sized twin (the tee'd block on it at
-                  // 8200 columns: 0.70 -> 0.61; twenty-eighth session).
-                  {8192, 4, 256, true, 1, true, true, 3},
-                  {16384, 4, 512, true, 1, true, true, 1},  // 0.853 (residual staged: 0.853)
-                  {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
-                  phased_elsewhere({32768, 4, 512, true, 2, true, true, 1, true, 0,
-                                    column_placement::held, true}), // 0.852 ([0.750])
-              }),
-    replace_rows(layernorm_16bit_clusters, {{65536, 4, 512, true, 4, true, true, 1, true, 0,
-                                             column_placement::held, true}})); // 0.779 ([0.676])
+/// For devices of wide memory, at 4096 columns the survey's best shape on an H200 (forty-fifth
+/// session, fp16, bench/NOTES.md): four packs a thread of 128, read straight to registers, on a
+/// persistent grid under a cap of four blocks, 0.820 against 0.740 for the row it passes by in the
+/// same run (on the H100 this shape ran 0.811 against the chain's 0.827: seventeenth session).
+inline constexpr auto layernorm_tee_chain_16bit = with_wide_memory_rows(
+    join_rows(
+        join_rows(
+            replace_rows(layernorm_chain_16bit_to_4096, {{2048, 2, 128, true, 1, true, true, 1},
+                                                         {4096, 2, 256, true, 1, true, true, 3}}),
+            {
+                // The chain's 8192-column row without its sized twin (the tee'd block on it at
+                // 8200 columns: 0.70 -> 0.61; twenty-eighth session).
+                {8192, 4, 256, true, 1, true, true, 3},
+                {16384, 4, 512, true, 1, true, true, 1},  // 0.853 (residual staged: 0.853)
+                {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
+                phased_elsewhere({32768, 4, 512, true, 2, true, true, 1, true, 0,
+                                  column_placement::held, true}), // 0.852 ([0.750])
+            }),
+        replace_rows(layernorm_16bit_clusters,
+                     {{65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held,
+                       true}})), // 0.779 ([0.676])
+    {for_wide_memory({4096, 4, 128, true, 1, false, true, 4})});
 
 /// LayerNorm over 16-bit inputs under a store chain alone (a scaled cast to fp8 with amax), packs
 /// of 8: bench/experiments/pipeline_shapes.cu's survey of layernorm_fp8 (seventeenth session,
