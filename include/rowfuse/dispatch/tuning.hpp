@@ -245,19 +245,21 @@ join_rows(register_shape const (&narrow)[Narrow], register_shape const (&wide)[W
   return join_rows(std::to_array(narrow), std::to_array(wide));
 }
 
-/// `rows` with each row of `inserted` inserted before the first row of greater max_cols, for an
-/// op that takes another's table and rows of its own.
+namespace detail {
+/// `rows` with each row of `inserted` inserted before the first row of greater max_cols, or
+/// (`before_its_width`) before the first whose max_cols reaches its own.
 template <std::size_t Size, std::size_t Inserted>
 constexpr std::array<register_shape, Size + Inserted>
-insert_rows(std::array<register_shape, Size> const& rows,
-            register_shape const (&inserted)[Inserted]) {
+rows_with(std::array<register_shape, Size> const& rows, register_shape const (&inserted)[Inserted],
+          bool before_its_width) {
   std::array<register_shape, Size + Inserted> out{};
   std::size_t size = Size;
   for (std::size_t i = 0; i < Size; ++i)
     out[i] = rows[i];
   for (register_shape const& row : inserted) {
     std::size_t at = 0;
-    while (at < size && out[at].max_cols <= row.max_cols)
+    while (at < size &&
+           (before_its_width ? out[at].max_cols < row.max_cols : out[at].max_cols <= row.max_cols))
       ++at;
     for (std::size_t i = size; i > at; --i)
       out[i] = out[i - 1];
@@ -265,6 +267,16 @@ insert_rows(std::array<register_shape, Size> const& rows,
     ++size;
   }
   return out;
+}
+} // namespace detail
+
+/// `rows` with each row of `inserted` inserted before the first row of greater max_cols, for an
+/// op that takes another's table and rows of its own.
+template <std::size_t Size, std::size_t Inserted>
+constexpr std::array<register_shape, Size + Inserted>
+insert_rows(std::array<register_shape, Size> const& rows,
+            register_shape const (&inserted)[Inserted]) {
+  return detail::rows_with(rows, inserted, false);
 }
 
 /// `rows` with each row of `wide` (for_wide_memory rows) inserted before the first row whose
@@ -275,22 +287,10 @@ template <std::size_t Size, std::size_t Wide>
 constexpr std::array<register_shape, Size + Wide>
 with_wide_memory_rows(std::array<register_shape, Size> const& rows,
                       register_shape const (&wide)[Wide]) {
-  std::array<register_shape, Size + Wide> out{};
-  std::size_t size = Size;
-  for (std::size_t i = 0; i < Size; ++i)
-    out[i] = rows[i];
-  for (register_shape const& row : wide) {
+  for (register_shape const& row : wide)
     if (!row.wide_memory_only)
       throw "with_wide_memory_rows: each row must be marked for_wide_memory";
-    std::size_t at = 0;
-    while (at < size && out[at].max_cols < row.max_cols)
-      ++at;
-    for (std::size_t i = size; i > at; --i)
-      out[i] = out[i - 1];
-    out[at] = row;
-    ++size;
-  }
-  return out;
+  return detail::rows_with(rows, wide, true);
 }
 template <std::size_t Size, std::size_t Wide>
 constexpr std::array<register_shape, Size + Wide>
