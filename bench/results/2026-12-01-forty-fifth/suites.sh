@@ -3,7 +3,7 @@
 # built on the development machine (SASS sm_90, full device optimisation, from this session's
 # tree), under ctest.
 cd "$(dirname "$0")"
-C=../../../.device-carry/s45t; d=$1; mkdir -p $d
+C=../../../.device-carry/${GROUP:-s45t}; d=$1; mkdir -p $d
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $d/device.txt
 T=$(cd $C && pwd); mkdir -p /tmp/ct-$1
 for t in $T/gpu_*; do n=$(basename $t); echo "add_test(gpu.${n#gpu_} \"$t\")"; echo "set_tests_properties(gpu.${n#gpu_} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)"; done > /tmp/ct-$1/CTestTestfile.cmake

@@ -710,7 +710,10 @@ inline constexpr register_shape layernorm_chain_16bit_to_32768[] = {
 /// better on an H200 (forty-fifth session, fp16, bench/NOTES.md; the row each passes by in
 /// brackets, in the same run): 4 packs a lane to 256 columns, and at 4096 four packs a thread of
 /// 128, read straight to registers, one block a tile under a cap of six blocks (on the H100 this
-/// shape ran 0.782 against its row's 0.827: seventeenth session).
+/// shape ran 0.782 against its row's 0.827: seventeenth session); at 131072 the wide survey's best,
+/// 4 packs of 256 in clusters of 16, staged persistent, the operands read straight to registers
+/// (rowfuse-bench, `results/2026-12-01-forty-fifth/call12/`: 98312 / 131072 columns 0.389 / 0.440
+/// -> 0.422 / 0.493).
 inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
     join_rows(join_rows(layernorm_chain_16bit_to_4096, layernorm_chain_16bit_to_32768),
               layernorm_16bit_clusters),
@@ -718,6 +721,7 @@ inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
         // 128 / 256 columns 0.623 / 0.633 ([0.609 / 0.596])
         for_wide_memory({256, 4, 256, false, 1, true, false, 1}),
         for_wide_memory({4096, 4, 128, true, 1, false, false, 6}), // 0.721 ([0.640])
+        for_wide_memory({131072, 4, 256, true, 16, true, true, 1}),
     });
 
 /// LayerNorm over 16-bit inputs under a load chain that tees (the residual block writing its
@@ -738,6 +742,12 @@ inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
 /// session, fp16, bench/NOTES.md): four packs a thread of 128, read straight to registers, on a
 /// persistent grid under a cap of four blocks, 0.820 against 0.740 for the row it passes by in the
 /// same run (on the H100 this shape ran 0.811 against the chain's 0.827: seventeenth session).
+/// Past 16384 columns the wide survey's best (pipeline_shapes.cu with PIPELINE_SHAPES_WIDE, fp16):
+/// rows over a cluster's registers, staged persistent, the operands read straight to registers,
+/// where the H100's read the row back from its slot (held) at 32768 and 65536; rowfuse-bench
+/// (`results/2026-12-01-forty-fifth/call12/`, fp16): 24584 / 32768 columns 0.502 / 0.657 -> 0.597 /
+/// 0.740, 40000 / 65536 0.437 / 0.591 -> 0.489 / 0.664, 98312 / 131072 0.468 / 0.528 -> 0.514 /
+/// 0.610.
 inline constexpr auto layernorm_tee_chain_16bit = with_wide_memory_rows(
     join_rows(
         join_rows(
@@ -755,7 +765,12 @@ inline constexpr auto layernorm_tee_chain_16bit = with_wide_memory_rows(
         replace_rows(layernorm_16bit_clusters,
                      {{65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held,
                        true}})), // 0.779 ([0.676])
-    {for_wide_memory({4096, 4, 128, true, 1, false, true, 4})});
+    {
+        for_wide_memory({4096, 4, 128, true, 1, false, true, 4}),
+        for_wide_memory({32768, 4, 512, true, 2, true, true, 1}),
+        for_wide_memory({65536, 4, 256, true, 8, true, true, 1}),
+        for_wide_memory({131072, 4, 256, true, 16, true, true, 1}),
+    });
 
 /// LayerNorm over 16-bit inputs under a store chain alone (a scaled cast to fp8 with amax), packs
 /// of 8: bench/experiments/pipeline_shapes.cu's survey of layernorm_fp8 (seventeenth session,
