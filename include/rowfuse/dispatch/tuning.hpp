@@ -99,9 +99,9 @@ inline constexpr int columns_ahead_packs = 2;
 ///    some 64-register kernels ptxas spilled more with it (layernorm fp32 cluster rows 12 -> 64
 ///    bytes: -0.06 to -0.07 of a copy), and a row shared by two ops can go either way;
 ///  - wide_memory_only: a row for devices of wide memory alone (wide_memory_bytes_per_cycle),
-///    measured on one (an H200), where the row after it of its width and engine was measured on
-///    an H100 and lost there to it: the plan passes it by on other devices and in phased plans
-///    (for_wide_memory, with_wide_memory_rows).
+///    measured on one (an H200) against the rows an H100 plans from, which keep their widths on
+///    other devices: the plan passes it by there and in phased plans (for_wide_memory,
+///    with_wide_memory_rows).
 struct register_shape {
   index_t max_cols;
   int packs;
