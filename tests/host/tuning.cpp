@@ -821,7 +821,7 @@ TEST_CASE("the norms' backward off the grid, alone and under a chain: phased row
 }
 
 TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on rows on the grid, "
-          "never on an H100 or in phased plans; the kernels a bounded call compiles") {
+          "never on an H100 or in phased plans") {
   rf::device_info const h100 = test::described_device();
   rf::device_info const h200 = test::described_h200();
   CHECK(!h100.wide_memory());
