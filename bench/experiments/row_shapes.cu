@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-35) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-38) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -15,6 +15,8 @@
 // 11 layernorm_backward fp16, 12 rmsnorm_backward fp16, 13 layernorm_backward fp32; 14 rmsnorm
 // bf16, 15 log_softmax fp32, 16 layernorm bf16.
 // ROW_SHAPES_AFFINE (the layernorm parts and part 3): 1 leaves beta out, 2 gamma too.
+// ROW_SHAPES_EXCHANGES_ONCE 1: every cluster shape exchanges once a row
+// (tuning::register_shape::exchanges_once).
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
@@ -42,6 +44,9 @@ namespace {
 #endif
 #ifndef ROW_SHAPES_AFFINE
 #define ROW_SHAPES_AFFINE 0
+#endif
+#ifndef ROW_SHAPES_EXCHANGES_ONCE
+#define ROW_SHAPES_EXCHANGES_ONCE 0
 #endif
 static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 16, "parts are 0 to 16");
 static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_PART > 9 || ROW_SHAPES_ROUND == 5 ||
@@ -73,8 +78,13 @@ void *x, *y, *gamma_data, *beta_data;
 // The norms' backward (parts 11-13): saved statistics, dgamma / dbeta partials and sums.
 [[maybe_unused]] float *mean_data, *rstd_data, *partials, *scratch, *dgamma, *dbeta;
 
+/// ROW_SHAPES_PROFILE: one launch a case and no warm-up, for a profiler.
 template <class F> double time_ms(F f) {
+#ifdef ROW_SHAPES_PROFILE
+  return median_time{0, 1, flush, 256u << 20, e0, e1}(f);
+#else
   return median_time{2, 9, flush, 256u << 20, e0, e1}(f);
+#endif
 }
 
 template <class T> __global__ void fill(T* out, index_t n, float lo, float hi) {
@@ -213,8 +223,10 @@ template <class T, class MakeOp, bool Staged, int P, int B, bool Whole, int C, i
 void run_one(char const* opname, MakeOp const& make_op, index_t cols, double copy,
              bool persistent) {
   constexpr int N = misaligned ? 1 : 16 / sizeof(T);
-  using config = rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks, RowFirst,
-                                             32 * RowWarps, Columns>;
+  using config =
+      rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks, RowFirst, 32 * RowWarps,
+                                  Columns, false, false, false, false, C> 1 &&
+      ROW_SHAPES_EXCHANGES_ONCE > ;
   if (Staged && !config::template staged<T>)
     return; // the same kernel as the direct one
   index_t const ld = misaligned ? cols + 1 : cols;
@@ -1013,6 +1025,64 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              shape<16, 256, true, 4>{});
     sweep<T>(opname, op, {262144}, shape<8, 256, true, 16>{}, shape<8, 512, true, 8>{},
              shape<16, 256, true, 8>{}, shape<16, 128, true, 16>{}, shape<4, 1024, true, 8>{});
+  }
+#elif ROW_SHAPES_ROUND == 36
+  // Round 36 (forty-sixth session): the cluster rows under ncu on an H200 (ROW_SHAPES_PROFILE: one
+  // launch a case): QuACK's shapes at 65536 and 131072 columns (8 packs of 256 threads, clusters of
+  // 4 and 8) and the H100 table's at 65536 (8 packs of 128 threads in 8).
+  if constexpr (wide) {
+    sweep<T>(opname, op, {65536}, shape<8, 256, true, 4>{}, shape<8, 128, true, 8>{});
+    sweep<T>(opname, op, {131072}, shape<8, 256, true, 8>{});
+  }
+#elif ROW_SHAPES_ROUND == 37
+  // Round 37 (forty-sixth session): the cluster rows' register caps on an H200. ncu (round 36) put
+  // QuACK's 8 x 256 shape at 96 registers here, two blocks an SM, where QuACK's own kernel has 80
+  // and three (../shared/anchors/h100-ncu-2026-11-23.md); rmsnorm's at 189, one block. Caps of
+  // three blocks of 256 threads (six of 128), and rmsnorm's gamma placed elsewhere than with the
+  // row.
+  if constexpr (wide) {
+    auto const at = [&](index_t cols, auto cluster) {
+      constexpr int C = decltype(cluster)::value;
+      sweep<T>(opname, op, {cols}, shape<8, 256, true, C>{}, shape<8, 256, true, C, 2>{},
+               shape<8, 256, true, C, 3>{}, shape<8, 128, true, 2 * C, 6>{});
+      if constexpr (ROW_SHAPES_PART == 3)
+        sweep<T>(opname, op, {cols}, with_columns<ahead>(shape<8, 256, true, C, 3>{}),
+                 with_columns<shared>(shape<8, 256, true, C, 3>{}));
+    };
+    at(32768, std::integral_constant<int, 2>{});
+    at(65536, std::integral_constant<int, 4>{});
+    at(131072, std::integral_constant<int, 8>{});
+    sweep<T>(opname, op, {262144}, shape<8, 256, true, 16>{}, shape<8, 256, true, 16, 3>{});
+    if constexpr (ROW_SHAPES_PART == 3)
+      sweep<T>(opname, op, {262144}, with_columns<ahead>(shape<8, 256, true, 16, 3>{}),
+               with_columns<shared>(shape<8, 256, true, 16, 3>{}));
+  }
+#elif ROW_SHAPES_ROUND == 38
+  // Round 38 (forty-sixth session): round 37's caps on more shapes, for softmax and log-softmax
+  // built with and without one exchange a row; rmsnorm's row read back from its staging slot
+  // (held) under caps of two and three blocks of 256 threads.
+  if constexpr (wide && ROW_SHAPES_PART != 3) {
+    sweep<T>(opname, op, {32768}, shape<8, 256, true, 2>{}, shape<8, 256, true, 2, 3>{},
+             shape<8, 128, true, 4>{}, shape<8, 128, true, 4, 6>{}, shape<4, 256, true, 4, 4>{});
+    sweep<T>(opname, op, {65536}, shape<8, 256, true, 4, 3>{}, shape<8, 128, true, 8>{},
+             shape<8, 128, true, 8, 6>{}, shape<4, 256, true, 8, 4>{});
+    sweep<T>(opname, op, {131072}, shape<8, 256, true, 8>{}, shape<8, 256, true, 8, 3>{},
+             shape<8, 128, true, 16, 6>{});
+    sweep<T>(opname, op, {262144}, shape<16, 128, true, 16>{}, shape<8, 256, true, 16, 3>{},
+             shape<8, 512, true, 8>{});
+  }
+  if constexpr (wide && ROW_SHAPES_PART == 3) {
+    auto const at = [&](index_t cols, auto cluster) {
+      constexpr int C = decltype(cluster)::value;
+      sweep<T>(opname, op, {cols}, with_columns<held>(shape<8, 256, true, C, 2>{}),
+               with_columns<held>(shape<8, 256, true, C, 3>{}), shape<8, 256, true, C, 2>{});
+      if constexpr (C < 16)
+        sweep<T>(opname, op, {cols}, with_columns<held>(shape<8, 128, true, 2 * C, 6>{}));
+    };
+    at(32768, std::integral_constant<int, 2>{});
+    at(65536, std::integral_constant<int, 4>{});
+    at(131072, std::integral_constant<int, 8>{});
+    at(262144, std::integral_constant<int, 16>{});
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,

@@ -27,15 +27,18 @@ namespace rowfuse::detail {
 /// kernel without it, whose pack and staging offsets are compile-time constants.
 /// `SumsFromFirstRow`: a chunk_accumulating_op's running sums kept in registers are set by each
 /// chunk's first row instead of starting from -0 (tuning::register_shape::sums_from_first_row).
+/// `ExchangesOnce`: cluster rows of an engine::shifted_sums_op reduce both phases in one exchange
+/// (tuning::register_shape::exchanges_once).
 template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false,
           int ClusterBlocks = 1, int MinBlocksPerSM = 1, bool ReadsRowFirst = true,
           int RowThreads = 0,
           tuning::column_placement Columns = tuning::column_placement::per_engine,
           bool StagesOperands = false, bool Phased = false, bool SizedAtLaunch = false,
-          bool SumsFromFirstRow = false>
+          bool SumsFromFirstRow = false, bool ExchangesOnce = false>
 struct register_config {
   static_assert(ClusterBlocks == 1 || WholeBlock, "a cluster holds whole-block rows");
   static_assert(!SizedAtLaunch || WholeBlock, "the launch sizes the blocks of whole-block rows");
+  static_assert(!ExchangesOnce || ClusterBlocks > 1, "only cluster rows exchange");
   static_assert(RowThreads == 0 || !WholeBlock, "threads a row are a group row's shape");
   static_assert(BlockThreads % 32 == 0, "a block holds whole warps");
   static_assert(RowThreads >= 0 && (RowThreads & (RowThreads - 1)) == 0 &&
@@ -66,6 +69,7 @@ struct register_config {
   static constexpr bool phased = Phased;
   static constexpr bool sized_at_launch = SizedAtLaunch;
   static constexpr bool sums_from_first_row = SumsFromFirstRow;
+  static constexpr bool exchanges_once = ExchangesOnce;
   /// Whether a thread keeps `sum_values` running chunk sums in registers (tuning.hpp).
   static constexpr bool keeps_chunk_sums(int sum_values) {
     bool const capped = 65536 / (BlockThreads * MinBlocksPerSM) < 255;

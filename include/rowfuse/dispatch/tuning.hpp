@@ -101,7 +101,14 @@ inline constexpr int columns_ahead_packs = 2;
 ///  - wide_memory_only: a row for devices of wide memory alone (wide_memory_bytes_per_cycle),
 ///    measured on one (an H200) against the rows an H100 plans from, which keep their widths on
 ///    other devices: the plan passes it by there and in phased plans (for_wide_memory,
-///    with_wide_memory_rows).
+///    with_wide_memory_rows);
+///  - exchanges_once: cluster rows of an op whose two reductions can be one
+///    (engine::shifted_sums_op: softmax, log-softmax) exchange once a row, each warp's phase 2
+///    taken about its own phase-1 total, instead of once a phase (exchanging_once). Set where it
+///    was measured to win (forty-sixth session, H200, row_shapes.cu round 38): under register
+///    caps of three blocks of 256 threads it left ptxas 8 bytes of spill where the two rounds
+///    spilled 80 (softmax fp16 32768 columns on 8 x 256 in 2: 0.81 -> 0.96), but on staged
+///    persistent clusters it lost 0.02-0.06.
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -122,6 +129,7 @@ struct register_shape {
   bool phased_passes_by = false;
   bool sums_from_first_row = false;
   bool wide_memory_only = false;
+  bool exchanges_once = false;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
@@ -183,6 +191,14 @@ constexpr register_shape phased_elsewhere(register_shape row) {
 constexpr register_shape for_wide_memory(register_shape row) {
   row.wide_memory_only = true;
   row.has_phased_kernel = false;
+  return row;
+}
+
+/// `row`, a cluster row, exchanging once a row (register_shape::exchanges_once).
+constexpr register_shape exchanging_once(register_shape row) {
+  if (row.cluster_blocks < 2)
+    throw "exchanging_once: only cluster rows exchange";
+  row.exchanges_once = true;
   return row;
 }
 
@@ -383,10 +399,18 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         for_wide_memory({256, 2, 256, false, 1, false, false, 4}),
         for_wide_memory({512, 4, 256, false, 1, false, false, 1}), // 0.998 ([0.922])
         for_wide_memory(sized({10240, 8, 256, true, 1, true, false, 1})),
-        for_wide_memory({16384, 16, 128, true, 1, true, false, 1}),  // 0.975 ([0.893])
-        for_wide_memory({32768, 8, 128, true, 4, false, false, 1}),  // 0.925 ([0.853])
-        for_wide_memory({131072, 8, 256, true, 8, true, true, 1}),   // 0.859 ([0.792])
-        for_wide_memory({262144, 16, 128, true, 16, true, true, 1}), // 0.855 ([0.782])
+        for_wide_memory({16384, 16, 128, true, 1, true, false, 1}), // 0.975 ([0.893])
+        // Round 38 (forty-sixth session): exchanging once a row under caps of three blocks of 256
+        // threads (six of 128), round 35's rows in brackets in the same run; rowfuse-bench
+        // (call5): 24584-32768 +0.03-0.09, 49160-65536 +0.04-0.08. At 131072 on 8 x 128 in 16
+        // under six (0.885 [0.857]) 131072 gained 0.02 and 114688 lost 0.01-0.02: round 35's row
+        // stays.
+        for_wide_memory(
+            exchanging_once({32768, 8, 256, true, 2, false, false, 3})), // 0.956 ([0.929])
+        for_wide_memory(
+            exchanging_once({65536, 8, 128, true, 8, false, false, 6})), // 0.945 ([0.902])
+        for_wide_memory({131072, 8, 256, true, 8, true, true, 1}),       // 0.859 ([0.792])
+        for_wide_memory({262144, 16, 128, true, 16, true, true, 1}),     // 0.855 ([0.782])
     });
 
 /// Log-softmax over 16-bit inputs: softmax's rows but where round 10 (eleventh session) found
@@ -451,10 +475,22 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
 /// 32768 (a block row of 4 x 1024, staged persistent) gained 0.04-0.07 there but lost 0.03-0.06 at
 /// 10248 and 24584 columns, and are not here.
 inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
-    log_softmax_16bit_h100, {
-                                for_wide_memory({256, 2, 256, false, 1, false, false, 4}),
-                                for_wide_memory({512, 4, 128, false, 1, false, false, 8}),
-                            });
+    log_softmax_16bit_h100,
+    {
+        for_wide_memory({256, 2, 256, false, 1, false, false, 4}),
+        for_wide_memory({512, 4, 128, false, 1, false, false, 8}),
+        // Round 38 (forty-sixth session): clusters under caps of three blocks of 256 threads (six
+        // of 128), those of 64 values a thread exchanging once a row; rowfuse-bench on main (the
+        // rows they pass by) in brackets. rowfuse-bench (call5): every width from 24584 up
+        // +0.06-0.14.
+        for_wide_memory({32768, 8, 256, true, 2, false, false, 3}), // 0.877 ([0.798])
+        for_wide_memory(
+            exchanging_once({65536, 8, 128, true, 8, true, false, 6})), // 0.833 ([0.766])
+        for_wide_memory(
+            exchanging_once({131072, 8, 256, true, 8, true, true, 1})), // 0.806 ([0.711])
+        for_wide_memory(
+            exchanging_once({262144, 16, 128, true, 16, true, true, 1})), // 0.777 ([0.678])
+    });
 
 /// Softmax over 16-bit inputs whose load chain masks and whose store chain drops (attention
 /// probabilities: scale -> causal mask -> softmax -> dropout), packs of 8. Measured with
@@ -567,6 +603,11 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
         for_wide_memory({256, 2, 256, false, 1, false, false, 5}),
         for_wide_memory({512, 4, 128, false, 1, false, false, 8}),  // 0.983 ([0.900])
         for_wide_memory({32768, 4, 1024, true, 1, false, true, 1}), // 0.910 ([0.874])
+        // Round 38 (forty-sixth session): the H100 row's shape on a persistent grid, 0.922 (one
+        // cluster a row tile, the H100's: 0.859); rowfuse-bench (call5): 98312-131072
+        // +0.03-0.06. The same shape at 32768 (in 2, 0.968 in round 38) and 262144 (in 16, 0.872)
+        // lost 0.03-0.05 at 20488-32768 and 0.09-0.17 at 196616-229376 there: the rows above stay.
+        for_wide_memory({131072, 8, 256, true, 8, false, true, 2}), // 0.922 ([0.859])
         for_wide_memory({262144, 8, 512, true, 8, true, true, 1}),  // 0.850
     });
 

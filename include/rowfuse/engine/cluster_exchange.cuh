@@ -107,6 +107,14 @@ template <class T, int BlockThreads, int ClusterBlocks> struct cluster_exchange 
   /// Round `round` (0, 1, 2, ... in every block alike) of this exchange; `merge` is associative
   /// for the fold below to mean the total, and the fold's order is the same everywhere.
   template <class Merge> __device__ T operator()(T warp_total, int round, Merge merge) const {
+    T const* const posted = gather(warp_total, round);
+    return fold<T>([&](int slot) { return posted[slot]; }, merge);
+  }
+
+  /// The sending and waiting of round `round`: every warp's total, of every block, in this block's
+  /// shared memory at [sender rank * warps + sender warp], for the caller to fold (fold) before
+  /// the round after next.
+  __device__ T const* gather(T warp_total, int round) const {
     int const buffer = round & 1;
     int const parity = (round >> 1) & 1;
     int const lane = int(threadIdx.x) & 31;
@@ -144,14 +152,20 @@ template <class T, int BlockThreads, int ClusterBlocks> struct cluster_exchange 
                    : "memory");
     while (!cluster_detail::phase_done(barrier, parity)) {
     }
+    return storage.posted[buffer];
+  }
 
-    // Fold: lane l takes slots l, l + 32, ... in order, then a butterfly over the lanes that
-    // hold slots; every warp of every block runs the same sequence on the same values.
+  /// The total of `slot_value(s)` over the round's slots s by `merge`: lane l takes slots l,
+  /// l + 32, ... in order, then a butterfly over the lanes that hold slots; every warp of every
+  /// block runs the same sequence on the same values, so every thread ends with the same bits.
+  template <class Value, class SlotValue, class Merge>
+  static __device__ Value fold(SlotValue slot_value, Merge merge) {
+    int const lane = int(threadIdx.x) & 31;
     constexpr int holders = slots < 32 ? slots : 32;
-    T total = storage.posted[buffer][lane % holders];
+    Value total = slot_value(lane % holders);
     ROWFUSE_UNROLL
     for (int s = 32; s < slots; s += 32)
-      total = merge(total, storage.posted[buffer][s + lane]);
+      total = merge(total, slot_value(s + lane));
     ROWFUSE_UNROLL
     for (int lane_mask = 1; lane_mask < holders; lane_mask *= 2)
       total = merge(total, detail::shfl_xor(total, lane_mask));

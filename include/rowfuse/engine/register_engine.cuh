@@ -7,7 +7,8 @@
 //  - packs per thread: how many N-element pieces of the row each thread holds;
 //  - blocks per row: 1, or a thread-block cluster of 2-16 blocks (sm_90+), each holding a slice
 //    of the row in its registers; the blocks exchange their partial statistics once per
-//    reduction through distributed shared memory (no global memory, no atomics).
+//    reduction through distributed shared memory (no global memory, no atomics), or once a row
+//    for both of softmax's (exchanges_once).
 //
 // A whole-block row, of one block or of a cluster's, may run on a twin kernel whose blocks the
 // launch sizes (register_config::sized_at_launch): fewer whole warps than the shape's, for rows
@@ -69,16 +70,41 @@ namespace rowfuse::engine {
 template <class T, int B, int C>
 using row_allreduce = std::conditional_t<C == 1, block_allreduce<T, B>, cluster_exchange<T, B, C>>;
 
-/// The block's shared memory for its reductions (block and cluster rows).
-template <class Op, int B, int C, bool TwoPhase = two_phase_op<Op>> struct reduce_storage {
+/// Whether register_kernel<Config>'s cluster rows reduce a shifted_sums_op in one exchange a row
+/// (Config::exchanges_once): each warp's phase 1 by shuffles, its phase 2 about that total, then
+/// both totals of every warp in one round, where the two phases take two rounds, each waiting for
+/// the cluster's slowest block.
+template <class Config, class Op>
+inline constexpr bool exchanges_once =
+    Config::exchanges_once&& Config::cluster_blocks > 1 && shifted_sums_op<Op>;
+
+/// A two_phase_op's totals of each phase.
+template <class Op>
+using first_total_t = decltype(std::declval<Op const&>().phase1(std::declval<float (&)[1]>(), 0));
+template <class Op>
+using second_total_t = decltype(std::declval<Op const&>().phase2(
+    std::declval<float (&)[1]>(), 0, std::declval<first_total_t<Op>>(), index_t(1)));
+
+/// What each warp sends where a shifted_sums_op exchanges once: its phase-1 total and its phase-2
+/// sums about it.
+template <class Op> struct warp_phase_totals {
+  first_total_t<Op> first;
+  second_total_t<Op> second;
+};
+
+/// The block's shared memory for its reductions (block and cluster rows); `Once`: exchanges_once.
+template <class Op, int B, int C, bool Once, bool TwoPhase = two_phase_op<Op>>
+struct reduce_storage {
   typename row_allreduce<typename Op::partial, B, C>::TempStorage partials;
 };
-template <class Op, int B, int C> struct reduce_storage<Op, B, C, true> {
-  using first_t = decltype(std::declval<Op const&>().phase1(std::declval<float (&)[1]>(), 0));
-  using second_t = decltype(std::declval<Op const&>().phase2(std::declval<float (&)[1]>(), 0,
-                                                             std::declval<first_t>(), index_t(1)));
+template <class Op, int B, int C> struct reduce_storage<Op, B, C, false, true> {
+  using first_t = first_total_t<Op>;
+  using second_t = second_total_t<Op>;
   typename row_allreduce<first_t, B, C>::TempStorage first;
   typename row_allreduce<second_t, B, C>::TempStorage second;
+};
+template <class Op, int B, int C> struct reduce_storage<Op, B, C, true, true> {
+  typename cluster_exchange<warp_phase_totals<Op>, B, C>::TempStorage totals;
 };
 
 /// Ops with per-column operands (the norms' gamma and beta) read them with `read_columns<N>(col0)`
@@ -353,14 +379,19 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     return;
   }
 #endif
-  __shared__ reduce_storage<Op, B, C> shared;
+  constexpr bool once = exchanges_once<Config, Op>;
+  __shared__ reduce_storage<Op, B, C, once> shared;
 
   int rank = 0; // this block's place in its cluster
   if constexpr (C > 1) {
     rank = int(cooperative_groups::this_cluster().block_rank());
-    if constexpr (two_phase_op<Op>) {
-      row_allreduce<typename reduce_storage<Op, B, C>::first_t, B, C>{shared.first}.initialize();
-      row_allreduce<typename reduce_storage<Op, B, C>::second_t, B, C>{shared.second}.initialize();
+    if constexpr (once) {
+      cluster_exchange<warp_phase_totals<Op>, B, C>{shared.totals}.initialize();
+    } else if constexpr (two_phase_op<Op>) {
+      row_allreduce<typename reduce_storage<Op, B, C, once>::first_t, B, C>{shared.first}
+          .initialize();
+      row_allreduce<typename reduce_storage<Op, B, C, once>::second_t, B, C>{shared.second}
+          .initialize();
     } else {
       row_allreduce<typename Op::partial, B, C>{shared.partials}.initialize();
     }
@@ -385,8 +416,12 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // the barrier here (a block row's first reduction has its own barrier before its fold).
   if constexpr (Config::sized_at_launch) {
     float none[N] = {};
-    if constexpr (two_phase_op<Op>) {
-      using storage_t = reduce_storage<Op, B, C>;
+    if constexpr (once) {
+      auto const first = op.phase1(none, 0);
+      cluster_exchange<warp_phase_totals<Op>, B, C>::post_absent(
+          shared.totals, {first, op.phase2(none, 0, first, cols)}, threads / 32);
+    } else if constexpr (two_phase_op<Op>) {
+      using storage_t = reduce_storage<Op, B, C, once>;
       auto const first = op.phase1(none, 0);
       row_allreduce<typename storage_t::first_t, B, C>::post_absent(shared.first, first,
                                                                     threads / 32);
@@ -1227,6 +1262,51 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         auto const finish = finish_with(stats);
         finish_row(stats, finished_values, finish);
         refill_single_slot();
+      } else if constexpr (once) {
+        // One exchange a row (shifted_sums_op): phase 1 over the warp, phase 2 about the warp's
+        // total, then one round carries both totals of every warp: the row's phase-1 total is
+        // theirs folded, its phase-2 sums theirs moved to it and folded. Each warp finishes its
+        // values from the row's statistics and its own phase-1 total.
+        static_assert(!rereads, "a shifted_sums_op holds its row");
+        auto const merge1 = [&](auto a, auto b) { return op.merge1(a, b); };
+        auto const merge2 = [&](auto a, auto b) { return op.merge2(a, b); };
+        auto const lane_first = [&] {
+          auto const packs_first = over_values([&](int count) { return op.phase1(v, count); });
+          if constexpr (phased)
+            return op.merge1(packs_first, op.phase1(edge, edge_n));
+          else
+            return packs_first;
+        }();
+        auto const warp_first = allreduce_in_group(lane_first, 32, merge1);
+        refill_single_slot();
+        auto const lane_second = [&] {
+          auto const packs_second =
+              over_values([&](int count) { return op.phase2(v, count, warp_first, cols); });
+          if constexpr (phased)
+            return op.merge2(packs_second, op.phase2(edge, edge_n, warp_first, cols));
+          else
+            return packs_second;
+        }();
+        auto const warp_second = allreduce_in_group(lane_second, 32, merge2);
+        if (row_ok)
+          read_first_ahead();
+        using exchange = cluster_exchange<warp_phase_totals<Op>, B, C>;
+        warp_phase_totals<Op> const* const posted =
+            exchange{shared.totals, threads / 32}.gather({warp_first, warp_second}, int(step));
+        auto const row_first = exchange::template fold<first_total_t<Op>>(
+            [&](int slot) { return posted[slot].first; }, merge1);
+        auto const row_second = exchange::template fold<second_total_t<Op>>(
+            [&](int slot) {
+              return op.sums_about(posted[slot].first, posted[slot].second, row_first);
+            },
+            merge2);
+        auto const stats = op.finalize_shifted(row_first, row_second, warp_first, cols);
+        auto const finish = [&](auto& y, index_t col0, auto const&) {
+          constexpr int count = int(sizeof(y) / sizeof(float));
+          op.template finish_shifted<count>(y, stats, row, col0);
+        };
+        finish_row(stats.row, held_values, finish);
+        finish_edge(finish);
       } else {
         // Each phase over the lane's packs (held, or read back from the slot), then a phased row's
         // edge element merged after them.

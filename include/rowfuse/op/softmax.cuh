@@ -176,6 +176,71 @@ template <bool Log, bool Accurate> struct softmax {
     }
   }
 
+  // ---- one exchange a row (the register engine's cluster rows: engine::shifted_sums_op) -------
+  // Each warp takes phase 2 about its own max (a phase 1 over the warp, by shuffles), and the
+  // cluster exchanges every warp's (own max, sums about it) in one round where the two-phase
+  // protocol makes two: the row's max is the max of theirs, and the row's sums theirs moved to
+  // it. A warp then finishes its terms with exp(own max - row max) on top of 1 / sum.
+
+  /// A part's sums about its max `from`, moved to the row's max `to` (>= from). A row of no
+  /// values (to = -inf) keeps them as they are: 0, or NaN.
+  __device__ sums sums_about(float from, sums s, float to) const {
+    if (to == rowfuse::detail::neg_inf)
+      return s;
+    if constexpr (Log) {
+      float const sum = rescaled(s.sum, from, to);
+      // As merge: every term of a part below the row's max falls into rest.
+      return log_sums{sum, from == to ? s.rest : sum};
+    } else {
+      return rescaled(s, from, to);
+    }
+  }
+
+  /// The row's statistics, and the factors that take a part's phase-2 terms about its own max to
+  /// outputs: y = term * scale, or y = (term * prescale) * scale where `split`. One factor,
+  /// exp(own - max) / sum, is an fp32 subnormal for a part 70 or more below the row's max (then
+  /// it would lose the digits of the probabilities precision_edges.cu checks); split, the term
+  /// times the biased exp(own - max) stays normal, and the last multiply rounds once, as
+  /// finish2's does. Log-softmax finishes from x (phase 2 keeps it) and takes `row` alone.
+  struct shifted_stats {
+    stats row;
+    float scale;
+    float prescale;
+    bool split;
+  };
+
+  /// The statistics of a part whose phase 2 ran about `own_max`, from the row's max and sums.
+  __device__ shifted_stats finalize_shifted(float row_max, sums row_sums, float own_max,
+                                            index_t cols) const {
+    stats const row = finalize2(row_max, row_sums, cols);
+    if constexpr (Log) {
+      return {row, 0.0f, 0.0f, false};
+    } else {
+      // exp(own - max) * 2^term_bias; a part of no values (own max -inf) has terms of 0.
+      float const lift = own_max == rowfuse::detail::neg_inf ? 0.0f : term(own_max, row.shift);
+      float const scale = lift * row.inv_sum * unbias;
+      bool const split = scale < 0x1p-126f && lift > 0.0f;
+      return {row, split ? row.inv_sum * unbias : scale, lift, split};
+    }
+  }
+
+  /// Outputs from phase 2's v about the part's own max.
+  template <int N>
+  __device__ void finish_shifted(float (&x)[N], shifted_stats const& s, index_t row,
+                                 index_t col0) const {
+    if constexpr (Log) {
+      finish(x, s.row, row, col0);
+    } else if (s.split) {
+      ROWFUSE_UNROLL
+      for (int j = 0; j < N; ++j)
+        x[j] = x[j] * s.prescale * s.scale;
+    } else {
+      ROWFUSE_UNROLL
+      for (int j = 0; j < N; ++j)
+        x[j] *= s.scale;
+    }
+  }
+
   /// Rescales the part with the smaller max to the larger. Every term of that part falls below
   /// the new max's own, so all of its sum joins rest.
   __device__ partial merge(partial a, partial b) const {
