@@ -161,21 +161,25 @@ bool row_for(tuning::register_shape const& s, device_info const& device, bool ph
   return !s.wide_memory_only || (device.wide_memory() && !phased);
 }
 
-/// The first shape of `shapes` of `kind` (group, whole-block or cluster rows) that holds `cols`
-/// and is for this device (row_for): for the automatic plan the first whose max_cols reaches
-/// cols, for a forced engine the first whose capacity does.
+/// The first shape of `shapes`, in table order, that is for this device (row_for) and holds
+/// `cols`: for the automatic plan (`kind` automatic) the first of any register engine whose
+/// max_cols reaches cols, so that a row takes the widths above the row before it whatever their
+/// engines (as launch.cuh's admitted() compiles them; a row for devices of wide memory may then
+/// stand before an H100 row of another engine at its width); for a forced engine the first of
+/// that engine whose capacity does.
 bool try_register(plan& p, engine_kind kind, bool forced,
                   std::span<tuning::register_shape const> shapes, device_info const& device,
                   bool phased) {
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     tuning::register_shape const& s = shapes[i];
     engine_kind const of = engine_of(s);
-    if (of != kind || (of == engine_kind::cluster_rows && device.compute_capability < 90) ||
+    if ((kind != engine_kind::automatic && of != kind) ||
+        (of == engine_kind::cluster_rows && device.compute_capability < 90) ||
         !row_for(s, device, phased))
       continue;
     if (forced ? tuning::capacity(s, p.pack) < p.cols : s.max_cols < p.cols)
       continue;
-    take_shape(p, kind, shapes, i);
+    take_shape(p, of, shapes, i);
     return true;
   }
   return false;
@@ -299,9 +303,7 @@ plan plan_of(char const* op, index_t rows, index_t cols, int pack, engine_kind f
   bool ok = false;
   switch (forced) {
   case engine_kind::automatic:
-    ok = try_register(p, engine_kind::warp_rows, false, shapes, device, phased) ||
-         try_register(p, engine_kind::block_rows, false, shapes, device, phased) ||
-         try_register(p, engine_kind::cluster_rows, false, shapes, device, phased) ||
+    ok = try_register(p, engine_kind::automatic, false, shapes, device, phased) ||
          try_streaming(p, cols, true, streaming_cache_bytes, device) ||
          (cluster_cache_bytes < 4 && try_cluster(p, cols, cluster_cache_bytes, device)) ||
          try_streaming(p, cols, false, streaming_cache_bytes, device);

@@ -297,7 +297,8 @@ insert_rows(std::array<register_shape, Size> const& rows,
 
 /// `rows` with each row of `wide` (for_wide_memory rows) inserted before the first row whose
 /// max_cols reaches its own, so that on a device of wide memory the plan, which takes the first row
-/// of an engine that holds the width, takes it where it would take that row. A row not marked
+/// in table order that holds the width, takes it where it would take that row (whatever its
+/// engine: a cluster row may stand before a block row of its width). A row not marked
 /// for_wide_memory does not compile.
 template <std::size_t Size, std::size_t Wide>
 constexpr std::array<register_shape, Size + Wide>
@@ -601,12 +602,17 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
     rmsnorm_16bit_h100,
     {
         for_wide_memory({256, 2, 256, false, 1, false, false, 5}),
-        for_wide_memory({512, 4, 128, false, 1, false, false, 8}),  // 0.983 ([0.900])
-        for_wide_memory({32768, 4, 1024, true, 1, false, true, 1}), // 0.910 ([0.874])
-        // Round 38 (forty-sixth session): the H100 row's shape on a persistent grid, 0.922 (one
-        // cluster a row tile, the H100's: 0.859); rowfuse-bench (call5): 98312-131072
-        // +0.03-0.06. The same shape at 32768 (in 2, 0.968 in round 38) and 262144 (in 16, 0.872)
-        // lost 0.03-0.05 at 20488-32768 and 0.09-0.17 at 196616-229376 there: the rows above stay.
+        for_wide_memory({512, 4, 128, false, 1, false, false, 8}), // 0.983 ([0.900])
+        // Round 38 (forty-sixth session): clusters of 256-thread blocks under a cap of two, round
+        // 35's rows (or the H100 row, 131072) in brackets in the same run; at 131072 the H100
+        // row's shape on a persistent grid. rowfuse-bench (call5): 98312-131072 +0.03-0.06. The
+        // shape in 16 at 262144 (0.872) lost 0.09-0.17 at 196616-229376 there: round 35's row
+        // stays. At 32768 the planner took the H100's block row before this cluster row until it
+        // took rows in table order; then (call7) 28672 / 32768 +0.02 / +0.06-0.07, 24584 +0.005,
+        // 20488 -0.015 / -0.027 (the cluster row's lanes 5/8 full): round 35's row keeps the
+        // widths to 24576.
+        for_wide_memory({24576, 4, 1024, true, 1, false, true, 1}), // round 35's, 0.910 at 32768
+        for_wide_memory({32768, 8, 256, true, 2, false, false, 2}), // 0.968 ([0.910])
         for_wide_memory({131072, 8, 256, true, 8, false, true, 2}), // 0.922 ([0.859])
         for_wide_memory({262144, 8, 512, true, 8, true, true, 1}),  // 0.850
     });
