@@ -17,4 +17,4 @@ for pass in 1 2 3; do for v in $A $V; do
   echo "pass $pass $v rc=$? $(date +%T)"
 done; done
 tar czf $OUT/$d.tgz $d
-python3 table.py $d $A $V | awk 'NR == 1 || $0 ~ /\(([+-]0\.0[2-9]|[+-]0\.[1-9])/'
+python3 ../2026-12-01-forty-fifth/table.py $d $A $V | awk 'NR == 1 || $0 ~ /\(([+-]0\.0[2-9]|[+-]0\.[1-9])/'
