@@ -27,7 +27,9 @@
 // With -DPIPELINE_SHAPES_WIDE=1 a part covers 32768 to 262144 columns instead: half 0 the planned
 // call and the ablations there, half 1 a survey of cluster rows (a row over the registers of
 // 2-16 blocks) and of whole-block rows that hold 32768 columns; with -DPIPELINE_SHAPES_HELD=1 too,
-// half 1 surveys rows read back from their staging slot (survey_held). With
+// half 1 surveys rows read back from their staging slot (survey_held), with
+// -DPIPELINE_SHAPES_CAPS=1 cluster rows under caps of three blocks (survey_caps), and with
+// -DPIPELINE_SHAPES_ONCE=1 the survey's cluster rows exchange once a row. With
 // -DPIPELINE_SHAPES_STAGE_OPERANDS=1 the survey's staged shapes stage the load chain's operand
 // streams beside the input (tuning::register_shape::stages_operands). With
 // -DPIPELINE_SHAPES_WARPS=1 half 1 surveys rows of several whole warps at 512-8192 columns
@@ -69,6 +71,9 @@
 
 #ifndef PIPELINE_SHAPES_PART
 #define PIPELINE_SHAPES_PART 0
+#endif
+#ifndef PIPELINE_SHAPES_CAPS
+#define PIPELINE_SHAPES_CAPS 0
 #endif
 #ifndef PIPELINE_SHAPES_WIDE
 #define PIPELINE_SHAPES_WIDE 0
@@ -696,8 +701,14 @@ template <pipeline_kind K> void planned_and_ablations(width_case& w) {
 #ifndef PIPELINE_SHAPES_STAGE_OPERANDS
 #define PIPELINE_SHAPES_STAGE_OPERANDS 0
 #endif
+/// With PIPELINE_SHAPES_ONCE=1 their cluster shapes exchange once a row where the op can
+/// (tuning::register_shape::exchanges_once: attention's softmax).
+#ifndef PIPELINE_SHAPES_ONCE
+#define PIPELINE_SHAPES_ONCE 0
+#endif
 template <class Base> struct survey_config : Base {
   static constexpr bool stages_operands = PIPELINE_SHAPES_STAGE_OPERANDS != 0;
+  static constexpr bool exchanges_once = PIPELINE_SHAPES_ONCE != 0 && Base::cluster_blocks > 1;
 };
 
 /// A candidate shape: packs a thread, threads a block, whole-block rows (or a group of lanes),
@@ -841,6 +852,20 @@ template <pipeline_kind K> void survey_wide() {
             shape<16 * S, 256, b, d, 1, 8>{});
 }
 
+/// Cluster rows of 64 values a thread under caps of three blocks of 256 threads or six of 128
+/// (PIPELINE_SHAPES_CAPS=1 with wide_rows; forty-sixth session: softmax's on an H200, row_shapes.cu
+/// round 38), direct and staged.
+template <pipeline_kind K> void survey_caps() {
+  constexpr bool d = false, st = true, b = true;
+  survey<K>(32768, shape<8 * S, 256, b, d, 3, 2>{}, shape<8 * S, 256, b, st, 3, 2>{},
+            shape<8 * S, 128, b, d, 6, 4>{}, shape<8 * S, 128, b, st, 6, 4>{});
+  survey<K>(65536, shape<8 * S, 256, b, d, 3, 4>{}, shape<8 * S, 256, b, st, 3, 4>{},
+            shape<8 * S, 128, b, d, 6, 8>{}, shape<8 * S, 128, b, st, 6, 8>{});
+  survey<K>(131072, shape<8 * S, 256, b, d, 3, 8>{}, shape<8 * S, 256, b, st, 3, 8>{},
+            shape<8 * S, 128, b, d, 6, 16>{}, shape<8 * S, 128, b, st, 6, 16>{});
+  survey<K>(262144, shape<8 * S, 256, b, d, 3, 16>{}, shape<8 * S, 256, b, st, 3, 16>{});
+}
+
 /// Rows read back from their staging slot, gamma and beta held (PIPELINE_SHAPES_HELD=1 with
 /// wide_rows; the residual block's chain replays only with its residual staged:
 /// PIPELINE_SHAPES_STAGE_OPERANDS=1), 16384-262144 columns: whole-block rows and clusters of
@@ -962,6 +987,8 @@ template <bool Survey> void run_half() {
     survey_warps<pipeline>();
   } else if constexpr (Survey && wide_rows && PIPELINE_SHAPES_HELD) {
     survey_held<pipeline>();
+  } else if constexpr (Survey && wide_rows && PIPELINE_SHAPES_CAPS) {
+    survey_caps<pipeline>();
   } else if constexpr (Survey && wide_rows) {
     survey_wide<pipeline>();
   } else if constexpr (Survey && narrow_rows) {
