@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-38) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-39) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -223,10 +223,9 @@ template <class T, class MakeOp, bool Staged, int P, int B, bool Whole, int C, i
 void run_one(char const* opname, MakeOp const& make_op, index_t cols, double copy,
              bool persistent) {
   constexpr int N = misaligned ? 1 : 16 / sizeof(T);
-  using config =
-      rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks, RowFirst, 32 * RowWarps,
-                                  Columns, false, false, false, false, C> 1 &&
-      ROW_SHAPES_EXCHANGES_ONCE > ;
+  using config = rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks, RowFirst,
+                                             32 * RowWarps, Columns, false, false, false, false,
+                                             (C > 1 && ROW_SHAPES_EXCHANGES_ONCE)>;
   if (Staged && !config::template staged<T>)
     return; // the same kernel as the direct one
   index_t const ld = misaligned ? cols + 1 : cols;
@@ -1083,6 +1082,24 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
     at(65536, std::integral_constant<int, 4>{});
     at(131072, std::integral_constant<int, 8>{});
     at(262144, std::integral_constant<int, 16>{});
+  }
+#elif ROW_SHAPES_ROUND == 39
+  // Round 39 (forty-sixth session): fp32 softmax, log-softmax and rmsnorm on an H200 where their
+  // rows (chosen on an H100) run at 0.79-0.87 of a copy (thirty-sixth session): 16384 columns on
+  // blocks and small clusters, 131072 and 262144 on clusters of 64 values a thread under caps
+  // (packs of 4: P x B x C x 4 = cols); rmsnorm at 65536 too.
+  if constexpr (!wide) {
+    sweep<T>(opname, op, {16384}, shape<8, 512, true>{}, shape<16, 256, true>{},
+             shape<16, 256, true, 1, 2>{}, shape<4, 1024, true>{}, shape<8, 256, true, 2>{},
+             shape<8, 256, true, 2, 3>{}, shape<8, 128, true, 4, 6>{}, shape<16, 128, true, 2>{});
+    if constexpr (ROW_SHAPES_PART == 5)
+      sweep<T>(opname, op, {65536}, shape<8, 256, true, 8>{}, shape<8, 256, true, 8, 2>{},
+               shape<16, 256, true, 4, 2>{}, shape<16, 128, true, 8, 4>{});
+    sweep<T>(opname, op, {131072}, shape<8, 256, true, 16>{}, shape<8, 256, true, 16, 3>{},
+             shape<8, 256, true, 16, 2>{}, shape<16, 256, true, 8>{}, shape<16, 256, true, 8, 2>{},
+             shape<16, 128, true, 16, 4>{});
+    sweep<T>(opname, op, {262144}, shape<8, 512, true, 16>{}, shape<8, 512, true, 16, 2>{},
+             shape<16, 256, true, 16>{}, shape<16, 256, true, 16, 2>{});
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,

@@ -849,7 +849,7 @@ inline constexpr auto layernorm_store_chain_16bit = join_rows(
     layernorm_16bit_held_clusters);
 
 /// Softmax over fp32 inputs, packs of 4; past 32768 columns a row spans a cluster's registers.
-inline constexpr register_shape softmax_32bit[] = {
+inline constexpr register_shape softmax_32bit_h100[] = {
     {256, 2, 512, false, 1, false, false, 1}, // 1.013-1.017
     // 1.008. Its phased kernel capped to five blocks an SM (ptxas -v, twenty-sixth session: 48
     // registers aligned, 56 phased (four blocks), 46 capped, no spill; log-softmax's 51 / 55 / 48).
@@ -880,35 +880,68 @@ inline constexpr register_shape softmax_32bit[] = {
 /// attention pipeline found better (twenty-first session; softmax's row in brackets, in the same
 /// run): staged shapes at every width, one block a tile to 8192 columns, persistent grids past it.
 inline constexpr auto attention_32bit = replace_rows(
-    softmax_32bit, {
-                       // softmax's 512-column row without its phased cap (capped, the chain's
-                       // phased kernel spills 20 bytes)
-                       {512, 4, 256, false, 1, true, false, 1},
-                       {256, 2, 512, false, 1, true, true, 1},    // 0.892-0.922 ([0.709-0.724])
-                       {1024, 2, 128, true, 1, true, false, 1},   // 0.961 ([0.896])
-                       {2048, 4, 128, true, 1, true, false, 1},   // 0.988 ([0.853])
-                       {4096, 4, 256, true, 1, true, false, 1},   // 0.981 ([0.797])
-                       {8192, 8, 256, true, 1, true, false, 3},   // 0.975 ([0.743])
-                       {16384, 8, 512, true, 1, true, true, 1},   // 0.919 ([0.568])
-                       {32768, 8, 256, true, 4, true, true, 1},   // 0.918 ([0.673-0.677])
-                       {65536, 8, 256, true, 8, true, true, 1},   // 0.905 ([0.663])
-                       {131072, 8, 256, true, 16, true, true, 1}, // 0.921 ([0.631])
-                       {262144, 16, 512, true, 8, true, true, 1}, // 0.824 ([0.445])
-                   });
+    softmax_32bit_h100, {
+                            // softmax's 512-column row without its phased cap (capped, the chain's
+                            // phased kernel spills 20 bytes)
+                            {512, 4, 256, false, 1, true, false, 1},
+                            {256, 2, 512, false, 1, true, true, 1},  // 0.892-0.922 ([0.709-0.724])
+                            {1024, 2, 128, true, 1, true, false, 1}, // 0.961 ([0.896])
+                            {2048, 4, 128, true, 1, true, false, 1}, // 0.988 ([0.853])
+                            {4096, 4, 256, true, 1, true, false, 1}, // 0.981 ([0.797])
+                            {8192, 8, 256, true, 1, true, false, 3}, // 0.975 ([0.743])
+                            {16384, 8, 512, true, 1, true, true, 1}, // 0.919 ([0.568])
+                            {32768, 8, 256, true, 4, true, true, 1}, // 0.918 ([0.673-0.677])
+                            {65536, 8, 256, true, 8, true, true, 1}, // 0.905 ([0.663])
+                            {131072, 8, 256, true, 16, true, true, 1}, // 0.921 ([0.631])
+                            {262144, 16, 512, true, 8, true, true, 1}, // 0.824 ([0.445])
+                        });
 
 /// Log-softmax over fp32 inputs: softmax's rows but at 262144 columns, where log-softmax takes 76
 /// registers on softmax's row (one block an SM, r10 0.664) and 64 under a cap of two, unspilled.
 /// Its phased kernel at 8192 columns capped to two blocks an SM (ptxas -v, sm_90, twenty-sixth
 /// session: the aligned kernel 60 registers, two blocks; phased 72, one; capped 64, two, no spill).
-inline constexpr auto log_softmax_32bit = replace_rows(
-    softmax_32bit, {sized(phased_capped({8192, 4, 512, true, 1, false, false, 1}, 2)),
-                    // Sized for log-softmax alone (twenty-ninth session: 65544 0.68 -> 0.76,
-                    // 81920 0.79 -> 0.89; softmax lost 0.03-0.04 on the same twin).
-                    sized(phased_capped({131072, 8, 256, true, 16, false, false, 1}, 4)),
-                    {262144, 8, 512, true, 16, false, false, 2}}); // r10 0.966
+inline constexpr auto log_softmax_32bit_h100 = replace_rows(
+    softmax_32bit_h100, {sized(phased_capped({8192, 4, 512, true, 1, false, false, 1}, 2)),
+                         // Sized for log-softmax alone (twenty-ninth session: 65544 0.68 -> 0.76,
+                         // 81920 0.79 -> 0.89; softmax lost 0.03-0.04 on the same twin).
+                         sized(phased_capped({131072, 8, 256, true, 16, false, false, 1}, 4)),
+                         {262144, 8, 512, true, 16, false, false, 2}}); // r10 0.966
+
+// fp32 rows for devices of wide memory (forty-sixth session, H200, row_shapes.cu round 39; the row
+// each passes by in brackets, in the same run). Where such a row would hold rows filled to half
+// its capacity, a row of the H100 row's own shape (the same kernels) keeps the widths below 3/4
+// of it.
+
+/// Softmax over fp32 inputs: softmax_32bit_h100 and, for devices of wide memory, 16384 columns on
+/// clusters of 4 blocks of 128 threads under a cap of six, and 262144 on 16 packs of 256 threads
+/// in 16 under a cap of two, exchanging once a row (0.892 exchanging twice).
+inline constexpr auto softmax_32bit = with_wide_memory_rows(
+    softmax_32bit_h100,
+    {
+        for_wide_memory(sized({12288, 8, 512, true, 1, false, false, 1})),
+        for_wide_memory({16384, 8, 128, true, 4, false, false, 6}), // 0.983 ([0.806])
+        for_wide_memory({196608, 8, 512, true, 16, false, false, 1}),
+        for_wide_memory(
+            exchanging_once({262144, 16, 256, true, 16, false, false, 2})), // 0.953 ([0.845])
+    });
+
+/// Log-softmax over fp32 inputs: log_softmax_32bit_h100 and, for devices of wide memory, softmax's
+/// row at 16384 columns, 131072 on 16 packs of 128 threads in 16 under a cap of four, 262144 on 16
+/// of 256 in 16 under a cap of two on a persistent grid (exchanging once, those lost 0.08-0.09:
+/// ptxas gave them 99 registers where twice took 127-128).
+inline constexpr auto log_softmax_32bit = with_wide_memory_rows(
+    log_softmax_32bit_h100,
+    {
+        for_wide_memory(sized({12288, 8, 512, true, 1, false, false, 1})),
+        for_wide_memory({16384, 8, 128, true, 4, false, false, 6}), // 0.984 ([0.926])
+        for_wide_memory(sized({98304, 8, 256, true, 16, false, false, 1})),
+        for_wide_memory({131072, 16, 128, true, 16, false, false, 4}), // 0.971 ([0.833])
+        for_wide_memory({196608, 8, 512, true, 16, false, false, 2}),
+        for_wide_memory({262144, 16, 256, true, 16, false, true, 2}), // 0.907 ([0.806])
+    });
 
 /// RMSNorm over fp32 inputs.
-inline constexpr register_shape rmsnorm_32bit[] = {
+inline constexpr register_shape rmsnorm_32bit_h100[] = {
     {256, 2, 256, false, 1, false, false, 4}, // r4 1.005-1.010
     {512, 4, 128, false, 1, false, false, 1}, // r4 1.016
     {1024, 2, 128, true, 1, false, false, 1}, // rowfuse-bench 1.01 (r4: 0.93-0.95)
@@ -929,6 +962,20 @@ inline constexpr register_shape rmsnorm_32bit[] = {
     // 0.849, one block an SM)
     {262144, 8, 512, true, 16, false, false, 2, true, 0, column_placement::shared},
 };
+
+/// RMSNorm over fp32 inputs: rmsnorm_32bit_h100 and, for devices of wide memory, 16384 columns on
+/// clusters of 4 blocks of 128 threads under a cap of six, 65536 the H100 row's shape on a
+/// persistent grid, 131072 the H100 row's shape under a cap of three (80 registers, no spill).
+inline constexpr auto rmsnorm_32bit = with_wide_memory_rows(
+    rmsnorm_32bit_h100,
+    {
+        for_wide_memory({12288, 4, 1024, true, 1, false, false, 1}),
+        for_wide_memory({16384, 8, 128, true, 4, false, false, 6}), // 0.990 ([0.893])
+        for_wide_memory(sized({49152, 8, 256, true, 8, false, false, 2})),
+        for_wide_memory({65536, 8, 256, true, 8, false, true, 2}), // 0.937 ([0.903])
+        for_wide_memory(sized({98304, 8, 256, true, 16, false, false, 2})),
+        for_wide_memory({131072, 8, 256, true, 16, false, false, 3}), // 0.976 ([0.826])
+    });
 
 /// LayerNorm's fp32 rows past 512 columns, the op alone and under a chain.
 inline constexpr register_shape layernorm_32bit_past_512[] = {
