@@ -167,17 +167,17 @@ bool row_for(tuning::register_shape const& s, device_info const& device, bool ph
 /// engines (as launch.cuh's admitted() compiles them; a row for devices of wide memory may then
 /// stand before an H100 row of another engine at its width); for a forced engine the first of
 /// that engine whose capacity does.
-bool try_register(plan& p, engine_kind kind, bool forced,
-                  std::span<tuning::register_shape const> shapes, device_info const& device,
-                  bool phased) {
+bool try_register(plan& p, engine_kind kind, std::span<tuning::register_shape const> shapes,
+                  device_info const& device, bool phased) {
+  bool const automatic = kind == engine_kind::automatic;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     tuning::register_shape const& s = shapes[i];
     engine_kind const of = engine_of(s);
-    if ((kind != engine_kind::automatic && of != kind) ||
+    if ((!automatic && of != kind) ||
         (of == engine_kind::cluster_rows && device.compute_capability < 90) ||
         !row_for(s, device, phased))
       continue;
-    if (forced ? tuning::capacity(s, p.pack) < p.cols : s.max_cols < p.cols)
+    if (automatic ? s.max_cols < p.cols : tuning::capacity(s, p.pack) < p.cols)
       continue;
     take_shape(p, of, shapes, i);
     return true;
@@ -303,7 +303,7 @@ plan plan_of(char const* op, index_t rows, index_t cols, int pack, engine_kind f
   bool ok = false;
   switch (forced) {
   case engine_kind::automatic:
-    ok = try_register(p, engine_kind::automatic, false, shapes, device, phased) ||
+    ok = try_register(p, engine_kind::automatic, shapes, device, phased) ||
          try_streaming(p, cols, true, streaming_cache_bytes, device) ||
          (cluster_cache_bytes < 4 && try_cluster(p, cols, cluster_cache_bytes, device)) ||
          try_streaming(p, cols, false, streaming_cache_bytes, device);
@@ -316,7 +316,7 @@ plan plan_of(char const* op, index_t rows, index_t cols, int pack, engine_kind f
                     ": engine cluster_rows needs thread-block clusters (compute "
                     "capability 9.0); device ",
                     device.id, " has ", device.compute_capability);
-    ok = try_register(p, forced, true, shapes, device, phased);
+    ok = try_register(p, forced, shapes, device, phased);
     break;
   case engine_kind::block_smem:
     ok = try_streaming(p, cols, true, streaming_cache_bytes, device);

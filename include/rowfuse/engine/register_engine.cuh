@@ -75,8 +75,7 @@ using row_allreduce = std::conditional_t<C == 1, block_allreduce<T, B>, cluster_
 /// both totals of every warp in one round, where the two phases take two rounds, each waiting for
 /// the cluster's slowest block.
 template <class Config, class Op>
-inline constexpr bool exchanges_once =
-    Config::exchanges_once&& Config::cluster_blocks > 1 && shifted_sums_op<Op>;
+inline constexpr bool exchanges_once = Config::exchanges_once&& shifted_sums_op<Op>;
 
 /// A two_phase_op's totals of each phase.
 template <class Op>
