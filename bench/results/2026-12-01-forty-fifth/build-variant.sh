@@ -1,14 +1,14 @@
 #!/bin/bash
-# build-variant.sh V [families] [types]: slim rowfuse-bench from the tree /work/var/s45/V (git
+# build-variant.sh V [families] [types]: slim rowfuse-bench from the tree /work/var/$G/V (G: $GROUP, s45 if unset; git
 # archive of a commit, or a copy of a working tree): the families' objects (default pipelines) of
 # `types` (default fp16,bf16) and the host runtime compiled from that tree (the plan indexes the
 # tables its kernels came from), every other object from build/sass (configured with SASS for
-# sm_90, no fast compile). Writes .device-carry/s45/rfb-V. KEEP: more objects of the tree's obj/ to
+# sm_90, no fast compile). Writes .device-carry/$G/rfb-V. KEEP: more objects of the tree's obj/ to
 # link (families built before, e.g. "pipelines_fp16 pipelines_bf16").
 set -e
-V=$1; families=${2:-pipelines}; types=${3:-fp16,bf16}; T=/work/var/s45/$V; O=$T/obj; S=/work/main/build/sass
+G=${GROUP:-s45}; V=$1; families=${2:-pipelines}; types=${3:-fp16,bf16}; T=/work/var/$G/$V; O=$T/obj; S=/work/main/build/sass
 D="-DBOOST_ALL_NO_LIB -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CUDA -DTHRUST_HOST_SYSTEM=THRUST_HOST_SYSTEM_CPP"
-mkdir -p $O /work/main/.device-carry/s45
+mkdir -p $O /work/main/.device-carry/$G
 for f in device kernel_cache plan version workspace_pool; do
   g++ $D -O3 -DNDEBUG -fPIC -std=c++20 -I$T/include -I/usr/local/cuda/include/cccl -isystem /usr/local/cuda/include -c $T/src/$f.cpp -o $O/$f.o
 done
@@ -28,7 +28,7 @@ done
 for j in "${jobs[@]}"; do wait $j; done
 for k in $KEEP; do objs="$objs $O/$k.o"; done
 g++ -O3 -DNDEBUG $B/main.cpp.o $B/options.cpp.o $B/report.cpp.o $B/device.cu.o $objs \
-  -o /work/main/.device-carry/s45/rfb-$V -Wl,-rpath,/usr/local/cuda/lib $O/librt.a \
+  -o /work/main/.device-carry/$G/rfb-$V -Wl,-rpath,/usr/local/cuda/lib $O/librt.a \
   -L/usr/local/cuda/targets/x86_64-linux/lib /usr/local/cuda/lib/libcudart.so -lcudadevrt -lcudart
-strip /work/main/.device-carry/s45/rfb-$V
+strip /work/main/.device-carry/$G/rfb-$V
 echo built $V
