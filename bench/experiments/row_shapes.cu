@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-39) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-40) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -17,6 +17,8 @@
 // ROW_SHAPES_AFFINE (the layernorm parts and part 3): 1 leaves beta out, 2 gamma too.
 // ROW_SHAPES_EXCHANGES_ONCE 1: every cluster shape exchanges once a row
 // (tuning::register_shape::exchanges_once).
+// ROW_SHAPES_DIRECT_ONLY 1: shapes loaded straight to registers only (no staged kernels: half
+// the build).
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
@@ -47,6 +49,9 @@ namespace {
 #endif
 #ifndef ROW_SHAPES_EXCHANGES_ONCE
 #define ROW_SHAPES_EXCHANGES_ONCE 0
+#endif
+#ifndef ROW_SHAPES_DIRECT_ONLY
+#define ROW_SHAPES_DIRECT_ONLY 0
 #endif
 static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 16, "parts are 0 to 16");
 static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_PART > 9 || ROW_SHAPES_ROUND == 5 ||
@@ -313,8 +318,9 @@ void run_shape(char const* opname, MakeOp const& make_op, index_t cols, double c
   for (bool persistent : {false, true}) {
     run_one<T, MakeOp, false, P, B, Whole, C, MinBlocks, RowFirst, RowWarps, Columns>(
         opname, make_op, cols, copy, persistent);
-    run_one<T, MakeOp, true, P, B, Whole, C, MinBlocks, RowFirst, RowWarps, Columns>(
-        opname, make_op, cols, copy, persistent);
+    if constexpr (!ROW_SHAPES_DIRECT_ONLY)
+      run_one<T, MakeOp, true, P, B, Whole, C, MinBlocks, RowFirst, RowWarps, Columns>(
+          opname, make_op, cols, copy, persistent);
   }
 }
 
@@ -1100,6 +1106,55 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              shape<16, 128, true, 16, 4>{});
     sweep<T>(opname, op, {262144}, shape<8, 512, true, 16>{}, shape<8, 512, true, 16, 2>{},
              shape<16, 256, true, 16>{}, shape<16, 256, true, 16, 2>{});
+  }
+#elif ROW_SHAPES_ROUND == 40
+  // Round 40 (forty-seventh session): the widths between the powers of two on an H200, where the
+  // rows chosen on an H100 (five and six packs a thread, rounds 30-31) and the powers of two's
+  // rows filled to 3/4 run at 0.63-0.88 of a copy (16-bit) and 0.46-0.92 (fp32): rows of five,
+  // six and seven packs a thread (5/8, 3/4, 7/8 of the next power of two) on small clusters under
+  // caps of three blocks of 256 threads (six of 128; rmsnorm 16-bit: two and four, where it
+  // spills under three), beside the rows the tables run there (first in each list).
+  if constexpr (wide) {
+    constexpr int cap256 = ROW_SHAPES_PART == 3 ? 2 : 3;
+    constexpr int cap128 = ROW_SHAPES_PART == 3 ? 4 : 6;
+    sweep<T>(opname, op, {20488, 24576}, shape<6, 512, true, 1, 2>{},
+             shape<6, 256, true, 2, cap256>{}, shape<6, 128, true, 4, cap128>{},
+             shape<6, 256, true, 2>{});
+    sweep<T>(opname, op, {24584, 28672}, shape<8, 256, true, 2, cap256>{},
+             shape<7, 256, true, 2, cap256>{}, shape<7, 128, true, 4, cap128>{});
+    sweep<T>(opname, op, {40968, 49152}, shape<6, 128, true, 8, 7>{},
+             shape<6, 256, true, 4, cap256>{}, shape<6, 128, true, 8, cap128>{});
+    sweep<T>(opname, op, {49160, 57344}, shape<8, 128, true, 8, cap128>{},
+             shape<7, 256, true, 4, cap256>{}, shape<7, 128, true, 8, cap128>{});
+    sweep<T>(opname, op, {81928, 98304}, shape<6, 128, true, 16, 7>{},
+             shape<6, 256, true, 8, cap256>{}, shape<6, 128, true, 16, cap128>{});
+    sweep<T>(opname, op, {98312, 114688}, shape<8, 256, true, 8>{},
+             shape<7, 256, true, 8, cap256>{}, shape<7, 128, true, 16, cap128>{});
+    sweep<T>(opname, op, {163848, 196608}, shape<6, 256, true, 16>{},
+             shape<6, 256, true, 16, cap256>{}, shape<12, 128, true, 16>{});
+    sweep<T>(opname, op, {196616, 229376}, shape<16, 128, true, 16>{},
+             shape<7, 256, true, 16, cap256>{}, shape<14, 128, true, 16>{});
+  } else {
+    sweep<T>(opname, op, {8200, 10240}, shape<8, 512, true>{}, shape<5, 512, true, 1, 2>{},
+             shape<5, 256, true, 2, 3>{}, shape<5, 128, true, 4, 6>{},
+             shape<10, 256, true, 1, 2>{});
+    sweep<T>(opname, op, {12288}, shape<8, 128, true, 4, 6>{}, shape<6, 512, true, 1, 2>{},
+             shape<6, 256, true, 2, 3>{}, shape<6, 128, true, 4, 6>{});
+    sweep<T>(opname, op, {24584, 28672}, shape<8, 256, true, 4>{}, shape<8, 128, true, 8, 6>{},
+             shape<7, 256, true, 4, 3>{}, shape<7, 128, true, 8, 6>{});
+    sweep<T>(opname, op, {32776, 40960}, shape<8, 256, true, 8>{}, shape<5, 256, true, 8, 3>{},
+             shape<5, 128, true, 16, 6>{}, shape<10, 256, true, 4, 2>{});
+    sweep<T>(opname, op, {49160, 57344}, shape<8, 256, true, 8>{}, shape<7, 256, true, 8, 3>{},
+             shape<7, 128, true, 16, 6>{}, shape<14, 128, true, 8, 4>{});
+    sweep<T>(opname, op, {65544, 81920}, shape<8, 256, true, 16>{},
+             shape<16, 128, true, 16, 4>{}, shape<5, 256, true, 16, 3>{},
+             shape<10, 128, true, 16, 4>{}, shape<10, 256, true, 8, 2>{});
+    sweep<T>(opname, op, {98312, 114688}, shape<8, 256, true, 16, 3>{},
+             shape<7, 256, true, 16, 3>{}, shape<14, 128, true, 16, 4>{});
+    sweep<T>(opname, op, {131080, 163840}, shape<16, 256, true, 16, 2>{},
+             shape<10, 256, true, 16, 2>{}, shape<5, 512, true, 16, 2>{});
+    sweep<T>(opname, op, {196616, 229376}, shape<16, 256, true, 16, 2>{},
+             shape<14, 256, true, 16, 2>{}, shape<7, 512, true, 16, 2>{});
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,
