@@ -870,14 +870,16 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
         }
       }
     }
-  // 16-bit packs (tuning.hpp, forty-fifth and forty-sixth sessions): the residual block at 256,
+  // 16-bit packs (tuning.hpp, forty-fifth to forty-seventh sessions): the residual block at 256,
   // 4096 and 131072 columns, its tee'd form at 4096, 32768, 65536 and 131072, attention at 10240
-  // and 16384; softmax at 256, 512, 10240, 16384, 32768, 65536, 131072 and 262144; log-softmax at
-  // 256, 512, 32768, 65536, 131072 and 262144; rmsnorm at 256, 512, 24576, 32768, 131072 and
-  // 262144. fp32 packs (forty-sixth session): softmax at 12288, 16384, 196608 and 262144;
-  // log-softmax at 12288, 16384, 98304, 131072, 196608 and 262144; rmsnorm at 12288, 16384, 49152,
-  // 65536, 98304 and 131072.
-  CHECK(wide_rows == 45);
+  // and 16384; softmax at 256, 512, 10240, 16384, 24576, 28672, 32768, 57344, 65536, 98304,
+  // 114688, 131072, 196608, 212992 and 262144; log-softmax at 256, 512, 24576, 28672, 32768, 49152,
+  // 57344, 65536, 98304, 114688, 131072, 196608, 229376 and 262144; rmsnorm at 256, 512, 24576,
+  // 28672, 32768, 45056, 57344, 98304, 114688, 131072, 196608 and 262144. fp32 packs (forty-sixth
+  // and forty-seventh sessions): softmax at 10240, 16384, 28672, 40960, 57344, 81920, 114688,
+  // 163840, 229376 and 262144; log-softmax at those and 131072; rmsnorm at 10240, 16384, 28672,
+  // 40960, 57344, 65536, 81920, 114688, 131072, 163840 and 229376.
+  CHECK(wide_rows == 82);
   // Attention to 10240 columns plans on the H200 as on the H100 (the same shape, sized alike).
   auto const attention = rf::detail::register_shapes(2, 8, shape_family::attention);
   for (rf::index_t cols : {8200, 10240}) {

@@ -412,6 +412,26 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
             exchanging_once({65536, 8, 128, true, 8, false, false, 6})), // 0.945 ([0.902])
         for_wide_memory({131072, 8, 256, true, 8, true, true, 1}),       // 0.859 ([0.792])
         for_wide_memory({262144, 16, 128, true, 16, true, true, 1}),     // 0.855 ([0.782])
+        // Round 40 (forty-seventh session): the widths between the powers of two on rows of six,
+        // seven, twelve and fourteen packs a thread (3/4 and 7/8 of the next power of two), the
+        // width just past the row before and the row's own in each comment, the rows they pass by
+        // in brackets, in the same run.
+        for_wide_memory(
+            {24576, 6, 128, true, 4, false, false, 6}), // 0.891 / 0.976 ([0.756 / 0.835])
+        for_wide_memory(exchanging_once(
+            {28672, 7, 256, true, 2, false, false, 3})), // 0.903 / 0.969 ([0.857 / 0.936])
+        for_wide_memory(exchanging_once(
+            {57344, 7, 128, true, 8, false, false, 6})), // 0.843 / 0.931 ([0.798 / 0.884])
+        for_wide_memory(exchanging_once(
+            {98304, 6, 128, true, 16, false, false, 6})), // 0.790 / 0.898 ([0.734 / 0.843])
+        for_wide_memory(exchanging_once(
+            {114688, 7, 256, true, 8, false, true, 3})), // 0.796 / 0.875 ([0.732 / 0.835])
+        for_wide_memory(
+            {196608, 12, 128, true, 16, true, true, 1}), // 0.794 / 0.859 ([0.667 / 0.768])
+        // Kept to 212992 columns: rowfuse-bench (call2) 196616 / 212992 / 229376 +0.06 / -0.00 /
+        // -0.02 against the 262144-column row, which takes the rest.
+        for_wide_memory(exchanging_once(
+            {212992, 14, 128, true, 16, true, true, 1})), // 0.834 / 0.839 ([0.768 / 0.841])
     });
 
 /// Log-softmax over 16-bit inputs: softmax's rows but where round 10 (eleventh session) found
@@ -491,6 +511,24 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
             exchanging_once({131072, 8, 256, true, 8, true, true, 1})), // 0.806 ([0.711])
         for_wide_memory(
             exchanging_once({262144, 16, 128, true, 16, true, true, 1})), // 0.777 ([0.678])
+        // Round 40 (forty-seventh session), as softmax's: the width just past the row before and
+        // the row's own, the rows they pass by in brackets, in the same run.
+        for_wide_memory(
+            {24576, 6, 128, true, 4, false, false, 6}), // 0.775 / 0.883 ([0.747 / 0.849])
+        for_wide_memory(
+            {28672, 7, 256, true, 2, false, false, 3}), // 0.823 / 0.903 ([0.740 / 0.819])
+        for_wide_memory(
+            {49152, 6, 128, true, 8, false, false, 7}), // 0.772 / 0.867 ([0.666 / 0.758])
+        for_wide_memory(
+            {57344, 7, 128, true, 8, false, false, 6}), // 0.770 / 0.860 ([0.692 / 0.768])
+        for_wide_memory(exchanging_once(
+            {98304, 6, 256, true, 8, true, true, 3})), // 0.742 / 0.802 ([0.696 / 0.806])
+        for_wide_memory(exchanging_once(
+            {114688, 7, 256, true, 8, true, true, 3})), // 0.786 / 0.804 ([0.687 / 0.761])
+        for_wide_memory(exchanging_once(
+            {196608, 12, 128, true, 16, true, true, 1})), // 0.703 / 0.776 ([0.643 / 0.747])
+        for_wide_memory(exchanging_once(
+            {229376, 14, 128, true, 16, true, true, 1})), // 0.728 / 0.772 ([0.663 / 0.722])
     });
 
 /// Softmax over 16-bit inputs whose load chain masks and whose store chain drops (attention
@@ -609,12 +647,26 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
         // shape in 16 at 262144 (0.872) lost 0.09-0.17 at 196616-229376 there: round 35's row
         // stays. At 32768 the planner took the H100's block row before this cluster row until it
         // took rows in table order; then (call7) 28672 / 32768 +0.02 / +0.06-0.07, 24584 +0.005,
-        // 20488 -0.015 / -0.027 (the cluster row's lanes 5/8 full): round 35's row keeps the
-        // widths to 24576.
-        for_wide_memory({24576, 4, 1024, true, 1, false, true, 1}), // round 35's, 0.910 at 32768
+        // 20488 -0.015 / -0.027 (the cluster row's lanes 5/8 full), where round 35's row kept the
+        // widths to 24576 until round 40's rows took them.
         for_wide_memory({32768, 8, 256, true, 2, false, false, 2}), // 0.968 ([0.910])
         for_wide_memory({131072, 8, 256, true, 8, false, true, 2}), // 0.922 ([0.859])
         for_wide_memory({262144, 8, 512, true, 8, true, true, 1}),  // 0.850
+        // Round 40 (forty-seventh session): the widths between the powers of two on rows of six and
+        // seven packs a thread, staged persistent where the row is filled to 3/4 (the width just
+        // past the row before and the row's own; in brackets the rows they pass by, or their
+        // shapes under round 40's caps of two and four, in the same run).
+        for_wide_memory({24576, 6, 128, true, 4, true, true, 4}), // 0.856 / 0.859 ([0.716 / 0.740])
+        for_wide_memory(
+            {28672, 7, 256, true, 2, false, true, 2}), // 0.849 / 0.917 ([0.794 / 0.879])
+        // Kept to 45056 columns: rowfuse-bench (call2) 40968 / 45056 / 49152 +0.06 / +0.01 / -0.02
+        // against the H100 row, which takes the rest.
+        for_wide_memory({45056, 6, 128, true, 8, true, true, 4}), // 0.865 / 0.871 ([0.673 / 0.796])
+        for_wide_memory({57344, 7, 128, true, 8, true, true, 4}), // 0.859 / 0.870
+        for_wide_memory({98304, 6, 256, true, 8, true, true, 2}), // 0.855 / 0.842 ([0.634 / 0.752])
+        for_wide_memory({114688, 7, 256, true, 8, true, true, 2}), // 0.855 / 0.845
+        for_wide_memory(
+            {196608, 6, 256, true, 16, true, true, 2}), // 0.823 / 0.828 ([0.609 / 0.701])
     });
 
 // Round 8 (tenth session): the norms' group rows at 32-512 columns under register caps that
@@ -907,20 +959,36 @@ inline constexpr auto log_softmax_32bit_h100 = replace_rows(
                          sized(phased_capped({131072, 8, 256, true, 16, false, false, 1}, 4)),
                          {262144, 8, 512, true, 16, false, false, 2}}); // r10 0.966
 
-// fp32 rows for devices of wide memory (forty-sixth session, H200, row_shapes.cu round 39; the row
-// each passes by in brackets, in the same run). Where such a row would hold rows filled to half
-// its capacity, a row of the H100 row's own shape (the same kernels) keeps the widths below 3/4
-// of it.
+// fp32 rows for devices of wide memory: at the powers of two (forty-sixth session, H200,
+// row_shapes.cu round 39; the row each passes by in brackets, in the same run), and between them
+// (forty-seventh session, round 40) on rows of five and seven packs a thread (5/8 and 7/8 of the
+// next power of two) and of ten and fourteen in clusters of 16. Round 40's comments: the width just
+// past the row before and the row's own (rowfuse-bench on the rows they pass by, forty-sixth
+// session, in brackets).
 
 /// Softmax over fp32 inputs: softmax_32bit_h100 and, for devices of wide memory, 16384 columns on
 /// clusters of 4 blocks of 128 threads under a cap of six, and 262144 on 16 packs of 256 threads
-/// in 16 under a cap of two, exchanging once a row (0.892 exchanging twice).
+/// in 16 under a cap of two, exchanging once a row (0.892 exchanging twice); round 40's rows.
 inline constexpr auto softmax_32bit = with_wide_memory_rows(
     softmax_32bit_h100,
     {
-        for_wide_memory(sized({12288, 8, 512, true, 1, false, false, 1})),
+        for_wide_memory(exchanging_once(
+            {10240, 5, 256, true, 2, false, false, 3})), // 0.942 / 0.994 ([0.786 / 0.930])
         for_wide_memory({16384, 8, 128, true, 4, false, false, 6}), // 0.983 ([0.806])
-        for_wide_memory({196608, 8, 512, true, 16, false, false, 1}),
+        for_wide_memory(
+            exchanging_once({28672, 7, 128, true, 8, false, false, 6})), // 0.998 / 0.999
+        for_wide_memory(exchanging_once(
+            {40960, 10, 256, true, 4, false, false, 2})), // 0.984 / 0.977 ([0.741 / 0.863])
+        for_wide_memory(
+            exchanging_once({57344, 7, 128, true, 16, false, false, 6})), // 0.974 / 0.994
+        for_wide_memory(exchanging_once(
+            {81920, 10, 128, true, 16, false, false, 4})), // 0.980 / 0.992 ([0.669 / 0.777])
+        for_wide_memory(
+            {114688, 14, 128, true, 16, false, false, 4}), // 0.919 / 0.978 ([0.869 / -])
+        for_wide_memory(exchanging_once(
+            {163840, 10, 256, true, 16, false, false, 2})), // 0.869 / 0.948 ([0.569 / 0.655])
+        for_wide_memory(
+            {229376, 14, 256, true, 16, false, true, 2}), // 0.887 / 0.926 ([0.853 / 0.906])
         for_wide_memory(
             exchanging_once({262144, 16, 256, true, 16, false, false, 2})), // 0.953 ([0.845])
     });
@@ -928,15 +996,28 @@ inline constexpr auto softmax_32bit = with_wide_memory_rows(
 /// Log-softmax over fp32 inputs: log_softmax_32bit_h100 and, for devices of wide memory, softmax's
 /// row at 16384 columns, 131072 on 16 packs of 128 threads in 16 under a cap of four, 262144 on 16
 /// of 256 in 16 under a cap of two on a persistent grid (exchanging once, those lost 0.08-0.09:
-/// ptxas gave them 99 registers where twice took 127-128).
+/// ptxas gave them 99 registers where twice took 127-128); round 40's rows.
 inline constexpr auto log_softmax_32bit = with_wide_memory_rows(
     log_softmax_32bit_h100,
     {
-        for_wide_memory(sized({12288, 8, 512, true, 1, false, false, 1})),
+        for_wide_memory(exchanging_once(
+            {10240, 5, 256, true, 2, false, false, 3})), // 0.925 / 0.990 ([0.464 / 0.611])
         for_wide_memory({16384, 8, 128, true, 4, false, false, 6}), // 0.984 ([0.926])
-        for_wide_memory(sized({98304, 8, 256, true, 16, false, false, 1})),
+        for_wide_memory(exchanging_once(
+            {28672, 7, 128, true, 8, false, false, 6})), // 0.983 / 0.996 ([0.921 / -])
+        for_wide_memory(exchanging_once(
+            {40960, 10, 256, true, 4, false, false, 2})), // 0.901 / 0.979 ([0.707 / 0.808])
+        for_wide_memory(exchanging_once(
+            {57344, 14, 128, true, 8, false, false, 4})), // 0.960 / 0.990 ([0.891 / 0.955])
+        for_wide_memory(exchanging_once(
+            {81920, 10, 128, true, 16, false, false, 4})), // 0.868 / 0.966 ([0.611 / 0.691])
+        for_wide_memory(exchanging_once(
+            {114688, 14, 128, true, 16, false, false, 4})), // 0.890 / 0.962 ([0.860 / 0.936])
         for_wide_memory({131072, 16, 128, true, 16, false, false, 4}), // 0.971 ([0.833])
-        for_wide_memory({196608, 8, 512, true, 16, false, false, 2}),
+        for_wide_memory(exchanging_once(
+            {163840, 10, 256, true, 16, false, true, 2})), // 0.823 / 0.913 ([0.527 / 0.616])
+        for_wide_memory(
+            {229376, 14, 256, true, 16, false, true, 2}), // 0.815 / 0.890 ([0.773 / 0.834])
         for_wide_memory({262144, 16, 256, true, 16, false, true, 2}), // 0.907 ([0.806])
     });
 
@@ -965,16 +1046,29 @@ inline constexpr register_shape rmsnorm_32bit_h100[] = {
 
 /// RMSNorm over fp32 inputs: rmsnorm_32bit_h100 and, for devices of wide memory, 16384 columns on
 /// clusters of 4 blocks of 128 threads under a cap of six, 65536 the H100 row's shape on a
-/// persistent grid, 131072 the H100 row's shape under a cap of three (80 registers, no spill).
+/// persistent grid, 131072 the H100 row's shape under a cap of three (80 registers, no spill);
+/// round 40's rows.
 inline constexpr auto rmsnorm_32bit = with_wide_memory_rows(
     rmsnorm_32bit_h100,
     {
-        for_wide_memory({12288, 4, 1024, true, 1, false, false, 1}),
+        for_wide_memory(
+            {10240, 5, 512, true, 1, false, false, 2}), // 0.983 / 0.980 ([0.689 / 0.744])
         for_wide_memory({16384, 8, 128, true, 4, false, false, 6}), // 0.990 ([0.893])
-        for_wide_memory(sized({49152, 8, 256, true, 8, false, false, 2})),
+        for_wide_memory({28672, 7, 128, true, 8, false, false, 6}), // 0.990 / 1.000 ([0.798 / -])
+        for_wide_memory(
+            {40960, 10, 256, true, 4, false, false, 2}), // 0.899 / 0.988 ([0.713 / 0.784])
+        for_wide_memory(
+            {57344, 14, 128, true, 8, false, false, 4}), // 0.990 / 0.994 ([0.851 / 0.896])
         for_wide_memory({65536, 8, 256, true, 8, false, true, 2}), // 0.937 ([0.903])
-        for_wide_memory(sized({98304, 8, 256, true, 16, false, false, 2})),
+        for_wide_memory(
+            {81920, 10, 128, true, 16, false, false, 4}), // 0.873 / 0.972 ([0.673 / 0.759])
+        for_wide_memory(
+            {114688, 14, 128, true, 16, false, false, 4}), // 0.973 / 0.988 ([0.891 / 0.938])
         for_wide_memory({131072, 8, 256, true, 16, false, false, 3}), // 0.976 ([0.826])
+        for_wide_memory(
+            {163840, 10, 256, true, 16, false, true, 2}), // 0.887 / 0.929 ([0.709 / 0.775])
+        for_wide_memory(
+            {229376, 14, 256, true, 16, false, false, 2}), // 0.910 / 0.944 ([0.824 / 0.850])
     });
 
 /// LayerNorm's fp32 rows past 512 columns, the op alone and under a chain.
