@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-40) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-42) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -1146,15 +1146,103 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              shape<5, 128, true, 16, 6>{}, shape<10, 256, true, 4, 2>{});
     sweep<T>(opname, op, {49160, 57344}, shape<8, 256, true, 8>{}, shape<7, 256, true, 8, 3>{},
              shape<7, 128, true, 16, 6>{}, shape<14, 128, true, 8, 4>{});
-    sweep<T>(opname, op, {65544, 81920}, shape<8, 256, true, 16>{},
-             shape<16, 128, true, 16, 4>{}, shape<5, 256, true, 16, 3>{},
-             shape<10, 128, true, 16, 4>{}, shape<10, 256, true, 8, 2>{});
+    sweep<T>(opname, op, {65544, 81920}, shape<8, 256, true, 16>{}, shape<16, 128, true, 16, 4>{},
+             shape<5, 256, true, 16, 3>{}, shape<10, 128, true, 16, 4>{},
+             shape<10, 256, true, 8, 2>{});
     sweep<T>(opname, op, {98312, 114688}, shape<8, 256, true, 16, 3>{},
              shape<7, 256, true, 16, 3>{}, shape<14, 128, true, 16, 4>{});
     sweep<T>(opname, op, {131080, 163840}, shape<16, 256, true, 16, 2>{},
              shape<10, 256, true, 16, 2>{}, shape<5, 512, true, 16, 2>{});
     sweep<T>(opname, op, {196616, 229376}, shape<16, 256, true, 16, 2>{},
              shape<14, 256, true, 16, 2>{}, shape<7, 512, true, 16, 2>{});
+  }
+#elif ROW_SHAPES_ROUND == 41
+  // Round 41 (forty-seventh session): layernorm on an H200 past 8192 columns, where its rows
+  // (chosen on an H100) run at 0.64-0.85 of a copy in 16-bit (forty-fifth session): round 40's
+  // rows of five to eight packs a thread (and of ten to sixteen in fp32) in small clusters under
+  // caps, beside the tables' rows (first in each list; 16-bit past 32768 columns the rows read back
+  // from staging with gamma and beta held).
+  if constexpr (wide) {
+    sweep<T>(opname, op, {8200, 10240}, shape<4, 512, true, 1, 2>{}, shape<5, 256, true, 1, 3>{},
+             shape<5, 256, true, 1, 2>{}, shape<5, 128, true, 2, 6>{}, shape<5, 128, true, 2, 4>{});
+    sweep<T>(opname, op, {12288}, shape<4, 512, true, 1, 2>{}, shape<6, 256, true, 1, 3>{},
+             shape<6, 128, true, 2, 6>{}, shape<6, 128, true, 2, 4>{});
+    sweep<T>(opname, op, {16384}, shape<4, 512, true, 1, 2>{}, shape<8, 256, true, 1, 2>{},
+             shape<8, 128, true, 2, 4>{}, shape<4, 256, true, 2, 3>{}, shape<4, 128, true, 4, 6>{});
+    sweep<T>(opname, op, {20488, 24576}, shape<5, 512, true, 1, 2>{}, shape<6, 128, true, 4, 4>{},
+             shape<6, 256, true, 2, 2>{}, shape<6, 128, true, 4, 6>{}, shape<3, 256, true, 4, 4>{});
+    sweep<T>(opname, op, {24584, 28672}, shape<4, 1024, true>{}, shape<7, 128, true, 4, 4>{},
+             shape<7, 256, true, 2, 2>{}, shape<4, 256, true, 4, 3>{});
+    sweep<T>(opname, op, {32768}, shape<4, 1024, true>{}, shape<8, 256, true, 2, 2>{},
+             shape<8, 128, true, 4, 4>{}, shape<4, 256, true, 4, 4>{},
+             with_columns<held>(shape<8, 256, true, 2, 2>{}));
+    sweep<T>(opname, op, {40968, 49152}, with_columns<held>(shape<4, 1024, true, 2>{}),
+             shape<6, 128, true, 8, 4>{}, shape<6, 256, true, 4, 2>{}, shape<3, 256, true, 8, 4>{});
+    sweep<T>(opname, op, {65536}, with_columns<held>(shape<4, 1024, true, 2>{}),
+             shape<8, 128, true, 8, 4>{}, shape<8, 256, true, 4, 2>{}, shape<4, 256, true, 8, 4>{},
+             with_columns<held>(shape<8, 256, true, 4, 2>{}));
+    sweep<T>(opname, op, {81928, 98304}, with_columns<held>(shape<8, 512, true, 4>{}),
+             shape<6, 128, true, 16, 4>{}, shape<6, 256, true, 8, 2>{},
+             with_columns<held>(shape<6, 256, true, 8, 2>{}));
+    sweep<T>(opname, op, {131072}, with_columns<held>(shape<8, 512, true, 4>{}),
+             shape<8, 256, true, 8, 2>{}, shape<8, 128, true, 16, 4>{},
+             shape<4, 256, true, 16, 4>{});
+    sweep<T>(opname, op, {163848, 196608}, with_columns<held>(shape<6, 512, true, 8>{}),
+             shape<6, 256, true, 16, 2>{}, shape<3, 512, true, 16, 2>{},
+             with_columns<held>(shape<6, 256, true, 16, 2>{}));
+    sweep<T>(opname, op, {262144}, with_columns<held>(shape<8, 256, true, 16, 2>{}),
+             shape<8, 256, true, 16, 2>{}, shape<4, 512, true, 16, 2>{});
+  } else {
+    sweep<T>(opname, op, {8200, 10240}, shape<8, 512, true>{}, shape<5, 256, true, 2, 3>{},
+             shape<5, 256, true, 2, 2>{}, shape<5, 128, true, 4, 6>{}, shape<5, 512, true, 1, 2>{});
+    sweep<T>(opname, op, {12288, 16384}, shape<8, 512, true>{}, shape<8, 128, true, 4, 6>{},
+             shape<8, 128, true, 4, 4>{}, shape<4, 256, true, 4, 4>{});
+    sweep<T>(opname, op, {24584, 28672}, shape<8, 256, true, 4, 2>{}, shape<7, 128, true, 8, 6>{},
+             shape<7, 128, true, 8, 4>{}, shape<7, 256, true, 4, 3>{});
+    sweep<T>(opname, op, {32768}, shape<8, 256, true, 4, 2>{}, shape<8, 128, true, 8, 6>{},
+             shape<8, 128, true, 8, 4>{});
+    sweep<T>(opname, op, {32776, 40960}, shape<8, 256, true, 8, 2>{}, shape<5, 256, true, 8, 3>{},
+             shape<10, 256, true, 4, 2>{}, shape<5, 128, true, 16, 6>{});
+    sweep<T>(opname, op, {49160, 57344}, shape<8, 256, true, 8, 2>{}, shape<7, 128, true, 16, 6>{},
+             shape<7, 256, true, 8, 3>{}, shape<14, 128, true, 8, 4>{});
+    sweep<T>(opname, op, {65536}, shape<8, 256, true, 8, 2>{}, shape<8, 128, true, 16, 6>{},
+             shape<8, 128, true, 16, 4>{}, shape<16, 128, true, 8, 4>{});
+    sweep<T>(opname, op, {65544, 81920}, shape<8, 256, true, 16, 2>{},
+             shape<10, 128, true, 16, 4>{}, shape<5, 256, true, 16, 3>{},
+             shape<10, 256, true, 8, 2>{});
+    sweep<T>(opname, op, {98312, 114688}, shape<8, 256, true, 16, 2>{},
+             shape<14, 128, true, 16, 4>{}, shape<7, 256, true, 16, 3>{});
+    sweep<T>(opname, op, {131072}, shape<8, 256, true, 16, 2>{}, shape<16, 128, true, 16, 4>{},
+             shape<8, 256, true, 16, 3>{}, shape<16, 256, true, 8, 2>{});
+    sweep<T>(opname, op, {131080, 163840}, with_columns<ahead>(shape<8, 512, true, 16, 2>{}),
+             shape<10, 256, true, 16, 2>{}, shape<5, 512, true, 16, 2>{});
+    sweep<T>(opname, op, {196616, 229376}, with_columns<ahead>(shape<8, 512, true, 16, 2>{}),
+             shape<14, 256, true, 16, 2>{}, shape<7, 512, true, 16, 2>{});
+    sweep<T>(opname, op, {262144}, with_columns<ahead>(shape<8, 512, true, 16, 2>{}),
+             shape<16, 256, true, 16, 2>{}, with_columns<ahead>(shape<16, 256, true, 16, 2>{}));
+  }
+#elif ROW_SHAPES_ROUND == 42
+  // Round 42 (forty-seventh session): fp32 layernorm on an H200 past 8192 columns, where round 41
+  // found its rows of 28-40 values a thread at 114-128 registers (gamma and beta held with the
+  // row) and 0.60-0.91 of a copy: the same shapes with gamma and beta read ahead, kept in shared
+  // memory, or held while the row is read back from its staging slot (column_placement).
+  if constexpr (!wide) {
+    auto const placed = [&](std::vector<index_t> const& cols, auto... shapes) {
+      sweep<T>(opname, op, cols, with_columns<ahead>(shapes)..., with_columns<shared>(shapes)...,
+               with_columns<held>(shapes)...);
+    };
+    placed({12288, 16384}, shape<8, 128, true, 4, 6>{}, shape<8, 128, true, 4, 4>{});
+    placed({24584, 28672}, shape<7, 128, true, 8, 6>{}, shape<7, 128, true, 8, 4>{});
+    placed({32768}, shape<8, 128, true, 8, 6>{}, shape<8, 128, true, 8, 4>{});
+    placed({32776, 40960}, shape<5, 256, true, 8, 3>{}, shape<10, 128, true, 8, 4>{});
+    placed({49160, 57344}, shape<7, 128, true, 16, 6>{}, shape<7, 256, true, 8, 3>{});
+    placed({65536}, shape<8, 128, true, 16, 6>{}, shape<8, 256, true, 8, 3>{});
+    placed({65544, 81920}, shape<10, 128, true, 16, 4>{}, shape<5, 256, true, 16, 3>{});
+    placed({98312, 114688}, shape<14, 128, true, 16, 4>{}, shape<7, 256, true, 16, 3>{});
+    placed({131072}, shape<16, 128, true, 16, 4>{}, shape<8, 256, true, 16, 3>{});
+    placed({131080, 163840}, shape<10, 256, true, 16, 2>{}, shape<5, 512, true, 16, 2>{});
+    placed({196616, 229376}, shape<14, 256, true, 16, 2>{}, shape<7, 512, true, 16, 2>{});
+    placed({262144}, shape<16, 256, true, 16, 2>{}, shape<8, 512, true, 16, 2>{});
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,
