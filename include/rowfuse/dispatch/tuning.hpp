@@ -732,7 +732,7 @@ inline constexpr register_shape layernorm_16bit_held_clusters[] = {
 /// ([0.78 / 0.81]: the 65536-column row), 73728 / 81920 0.892 / 0.925 ([0.84 / 0.90]), 151936 /
 /// 163840 0.846 / 0.891 ([0.81 / 0.85]: the 262144-column row's twins), 180224 / 196608 0.887 /
 /// 0.926 ([- / 0.87]).
-inline constexpr auto layernorm_16bit = insert_rows(
+inline constexpr auto layernorm_16bit_h100 = insert_rows(
     join_rows(join_rows(
                   {
                       // r34 (thirty-fourth session) 0.932-0.940 at 32-64 columns: 72 registers,
@@ -759,6 +759,26 @@ inline constexpr auto layernorm_16bit = insert_rows(
         {81920, 5, 256, true, 8, true, true, 1, true, 0, column_placement::held},
         {163840, 5, 512, true, 8, true, true, 1, true, 0, column_placement::held},
         {196608, 6, 512, true, 8, true, true, 1, true, 0, column_placement::held},
+    });
+
+/// LayerNorm over 16-bit inputs: layernorm_16bit_h100 and, for devices of wide memory, the shapes
+/// row_shapes.cu's round 41 found better on an H200 (forty-seventh session, fp16 / bf16; the width
+/// just past the row before and the row's own, the rows they pass by in brackets, in the same run):
+/// rows of five to seven packs a thread of 256 under caps of two and three, and past 20480 columns
+/// staged persistent in clusters, the 32768- and 98304-column rows read back from staging with
+/// gamma and beta held.
+inline constexpr auto layernorm_16bit = with_wide_memory_rows(
+    layernorm_16bit_h100,
+    {
+        for_wide_memory({10240, 5, 256, true, 1, false, false, 3}), // 0.766 / 0.881
+        for_wide_memory({12288, 6, 256, true, 1, false, false, 3}), // 0.927 / 0.884 (bf16)
+        for_wide_memory({24576, 6, 256, true, 2, true, true, 2}),   // 0.721 / 0.897
+        for_wide_memory({28672, 7, 256, true, 2, true, true, 2}), // 0.685 / 0.830 ([0.637 / 0.760])
+        for_wide_memory({32768, 8, 256, true, 2, true, true, 2, true, 0,
+                         column_placement::held}),                // 0.869 ([0.808])
+        for_wide_memory({49152, 6, 128, true, 8, true, true, 4}), // 0.730 / 0.869 ([0.613 / 0.764])
+        for_wide_memory({98304, 6, 256, true, 8, true, true, 2, true, 0,
+                         column_placement::held}), // 0.790 / 0.873 ([0.698 / 0.817])
     });
 
 /// LayerNorm over 16-bit inputs under a load chain (the residual block), to 4096 columns. Rows
@@ -1092,7 +1112,7 @@ inline constexpr register_shape layernorm_32bit_past_512[] = {
 /// LayerNorm over fp32 inputs, the op alone (chains take layernorm_chain_32bit). At 131072 and
 /// 262144 columns 512-thread blocks under a cap of two, gamma and beta read ahead (round 18,
 /// sixteenth session; held with the row, the same shapes spilled 264 bytes and ran 0.34-0.38).
-inline constexpr auto layernorm_32bit = replace_rows(
+inline constexpr auto layernorm_32bit_h100 = replace_rows(
     join_rows(
         {
             {32, 2, 256, false, 1, true, false, 5},  // r8 1.008 (4 x 128: 0.61)
@@ -1109,6 +1129,36 @@ inline constexpr auto layernorm_32bit = replace_rows(
          column_placement::ahead}, // r18 0.924 (the chain's 8 x 256 in 16: 0.836)
         {262144, 8, 512, true, 16, false, false, 2, true, 0,
          column_placement::ahead}, // r18 0.850 (the chain's staged row: 0.698)
+    });
+
+/// LayerNorm over fp32 inputs: layernorm_32bit_h100 and, for devices of wide memory, the shapes
+/// row_shapes.cu's rounds 41 and 42 found better on an H200 (forty-seventh session; the width just
+/// past the row before and the row's own). With gamma and beta held with the row, its shapes of
+/// 28-40 values a thread took 114-128 registers there (two to four blocks an SM) and ran 0.60-0.91:
+/// these keep gamma and beta in shared memory (most), held while the row is read back from its
+/// staging slot (16384), or not at all where a thread holds few values (10240).
+inline constexpr auto layernorm_32bit = with_wide_memory_rows(
+    layernorm_32bit_h100,
+    {
+        for_wide_memory({10240, 5, 512, true, 1, false, false, 2}), // 0.893 / 0.982
+        for_wide_memory({16384, 8, 128, true, 4, true, true, 4, true, 0,
+                         column_placement::held}), // 0.919 / 0.891 at 12288 / 16384
+        for_wide_memory({28672, 7, 128, true, 8, true, true, 4, true, 0,
+                         column_placement::shared}), // 0.901 / 0.909
+        for_wide_memory(
+            {32768, 8, 128, true, 8, true, true, 4, true, 0, column_placement::shared}), // 0.913
+        for_wide_memory({40960, 10, 128, true, 8, true, true, 4, true, 0,
+                         column_placement::shared}), // 0.863 / 0.909
+        for_wide_memory({57344, 7, 256, true, 8, false, true, 3, true, 0,
+                         column_placement::shared}), // 0.867 / 0.913
+        for_wide_memory(
+            {65536, 8, 128, true, 16, true, true, 6, true, 0, column_placement::shared}), // 0.893
+        for_wide_memory({81920, 10, 128, true, 16, true, true, 4, true, 0,
+                         column_placement::shared}), // 0.798 / 0.893
+        for_wide_memory({114688, 7, 256, true, 16, false, true, 3, true, 0,
+                         column_placement::shared}), // 0.815 / 0.895
+        for_wide_memory({163840, 10, 256, true, 16, false, true, 2, true, 0,
+                         column_placement::shared}), // 0.749 / 0.871
     });
 
 /// LayerNorm over fp32 inputs under a store chain alone (a scaled cast to fp8 with amax): the fp32
