@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-42) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-43) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -1243,6 +1243,29 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
     placed({131080, 163840}, shape<10, 256, true, 16, 2>{}, shape<5, 512, true, 16, 2>{});
     placed({196616, 229376}, shape<14, 256, true, 16, 2>{}, shape<7, 512, true, 16, 2>{});
     placed({262144}, shape<16, 256, true, 16, 2>{}, shape<8, 512, true, 16, 2>{});
+  }
+#elif ROW_SHAPES_ROUND == 43
+  // Round 43 (forty-seventh session): the 16-bit norms and log-softmax at 32-16384 columns on an
+  // H200, where their rows (chosen on an H100) run at 0.78-0.92 of a copy (layernorm 32-1024,
+  // rmsnorm 32-256, log-softmax 32-256 and 2048-16384): group rows, rows of whole warps and block
+  // rows under caps that buy blocks.
+  if constexpr (wide) {
+    sweep<T>(opname, op, {32, 64, 128}, shape<1, 256, false, 1, 8>{}, shape<2, 256, false, 1, 6>{},
+             shape<1, 512, false, 1, 4>{}, shape<2, 128, false, 1, 8>{},
+             shape<2, 256, false, 1, 4>{});
+    sweep<T>(opname, op, {256, 512}, shape<2, 256, false, 1, 6>{}, shape<4, 128, false, 1, 8>{},
+             shape<2, 128, false, 1, 8>{}, shape<4, 256, false, 1, 4>{},
+             shape<2, 256, false, 1, 5>{});
+    sweep<T>(opname, op, {1024}, shape<4, 128, false, 1, 8>{}, shape<4, 256, false, 1, 4>{},
+             shape<8, 128, false, 1, 4>{}, warps<2, 256, 2, 4>{}, warps<4, 128, 1, 8>{});
+    sweep<T>(opname, op, {2048}, shape<8, 128, false, 1, 4>{}, warps<4, 256, 2, 3>{},
+             warps<2, 256, 4, 4>{}, shape<2, 128, true, 1, 8>{}, warps<8, 128, 1, 4>{});
+    sweep<T>(opname, op, {4096}, shape<4, 128, true, 1, 6>{}, shape<2, 256, true, 1, 4>{},
+             shape<4, 128, true, 1, 8>{}, warps<8, 256, 2, 2>{}, warps<4, 256, 4, 3>{});
+    sweep<T>(opname, op, {8192}, shape<4, 256, true, 1, 3>{}, shape<8, 128, true, 1, 4>{},
+             shape<4, 256, true, 1, 4>{}, shape<2, 512, true, 1, 2>{});
+    sweep<T>(opname, op, {16384}, shape<8, 256, true, 1, 2>{}, shape<4, 512, true, 1, 2>{},
+             shape<16, 128, true, 1, 2>{}, shape<8, 128, true, 2, 4>{});
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,
