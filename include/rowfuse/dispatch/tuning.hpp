@@ -498,21 +498,33 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
 inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
     log_softmax_16bit_h100,
     {
-        for_wide_memory({256, 2, 256, false, 1, false, false, 4}),
-        for_wide_memory({512, 4, 128, false, 1, false, false, 8}),
-        // Round 38 (forty-sixth session): clusters under caps of three blocks of 256 threads (six
-        // of 128), those of 64 values a thread exchanging once a row; rowfuse-bench on main (the
-        // rows they pass by) in brackets. rowfuse-bench (call5): every width from 24584 up
-        // +0.06-0.14.
+        // Round 43 (forty-seventh session), rowfuse-bench on main (the rows they pass by) in
+        // brackets: group rows of 2 packs on a persistent grid to 224 columns (4 packs ran 0.06
+        // slower at 200 in rowfuse-bench, 0.12 faster at 256), a warp a row at 1024, rows of 2
+        // warps at 2048, block rows under caps that buy blocks at 4096-16384.
+        for_wide_memory({224, 2, 256, false, 1, false, true, 4}), // 0.921 / 0.905 / 0.887 at 32-128
+        for_wide_memory({512, 4, 128, false, 1, false, false, 8}), // r43 0.935 at 256 ([0.832])
+        for_wide_memory({1024, 4, 128, false, 1, false, false, 8, true, 32}), // 0.989 ([0.903])
+        for_wide_memory({2048, 4, 256, false, 1, false, false, 3, true, 64}), // 0.970 ([0.838])
+        for_wide_memory(sized({4096, 4, 128, true, 1, false, false, 6})),     // 0.980 ([0.848])
+        for_wide_memory(sized({8192, 4, 256, true, 1, false, false, 4})),     // 0.995 ([0.883])
+        for_wide_memory(
+            sized({16384, 4, 512, true, 1, false, false,
+                   2})), // 0.882 ([0.844])
+                         // Round 38 (forty-sixth session): clusters under caps of three blocks of
+                         // 256 threads (six of 128), those of 64 values a thread exchanging once a
+                         // row; rowfuse-bench on main (the rows they pass by) in brackets.
+                         // rowfuse-bench (call5): every width from 24584 up +0.06-0.14.
         for_wide_memory({32768, 8, 256, true, 2, false, false, 3}), // 0.877 ([0.798])
         for_wide_memory(
             exchanging_once({65536, 8, 128, true, 8, true, false, 6})), // 0.833 ([0.766])
         for_wide_memory(
             exchanging_once({131072, 8, 256, true, 8, true, true, 1})), // 0.806 ([0.711])
-        for_wide_memory(
-            exchanging_once({262144, 16, 128, true, 16, true, true, 1})), // 0.777 ([0.678])
-        // Round 40 (forty-seventh session), as softmax's: the width just past the row before and
-        // the row's own, the rows they pass by in brackets, in the same run.
+        for_wide_memory(exchanging_once(
+            {262144, 16, 128, true, 16, true, true,
+             1})), // 0.777 ([0.678])
+                   // Round 40 (forty-seventh session), as softmax's: the width just past the row
+                   // before and the row's own, the rows they pass by in brackets, in the same run.
         for_wide_memory(
             {24576, 6, 128, true, 4, false, false, 6}), // 0.775 / 0.883 ([0.747 / 0.849])
         for_wide_memory(
@@ -639,8 +651,13 @@ inline constexpr register_shape rmsnorm_16bit_h100[] = {
 inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
     rmsnorm_16bit_h100,
     {
-        for_wide_memory({256, 2, 256, false, 1, false, false, 5}),
+        // Round 43 (forty-seventh session; rowfuse-bench on main in brackets): 32 / 64 / 128
+        // columns 0.955 / 0.960 / 0.946 ([0.911 / 0.914 / 0.896]) on 2 packs under a cap of six;
+        // 1024 0.992 ([0.918]) on 4 packs of 256 under four, which lost 0.07-0.19 at 264-512 in
+        // rowfuse-bench to the row before it.
+        for_wide_memory({128, 2, 256, false, 1, false, false, 6}),
         for_wide_memory({512, 4, 128, false, 1, false, false, 8}), // 0.983 ([0.900])
+        for_wide_memory({1024, 4, 256, false, 1, false, false, 4}),
         // Round 38 (forty-sixth session): clusters of 256-thread blocks under a cap of two, round
         // 35's rows (or the H100 row, 131072) in brackets in the same run; at 131072 the H100
         // row's shape on a persistent grid. rowfuse-bench (call5): 98312-131072 +0.03-0.06. The
@@ -651,16 +668,18 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
         // widths to 24576 until round 40's rows took them.
         for_wide_memory({32768, 8, 256, true, 2, false, false, 2}), // 0.968 ([0.910])
         for_wide_memory({131072, 8, 256, true, 8, false, true, 2}), // 0.922 ([0.859])
-        for_wide_memory({262144, 8, 512, true, 8, true, true, 1}),  // 0.850
-        // Round 40 (forty-seventh session): the widths between the powers of two on rows of six and
-        // seven packs a thread, staged persistent where the row is filled to 3/4 (the width just
-        // past the row before and the row's own; in brackets the rows they pass by, or their
-        // shapes under round 40's caps of two and four, in the same run).
+        for_wide_memory({262144, 8, 512, true, 8, true, true,
+                         1}), // 0.850
+                              // Round 40 (forty-seventh session): the widths between the powers of
+                              // two on rows of six and seven packs a thread, staged persistent
+                              // where the row is filled to 3/4 (the width just past the row before
+                              // and the row's own; in brackets the rows they pass by, or their
+                              // shapes under round 40's caps of two and four, in the same run).
         for_wide_memory({24576, 6, 128, true, 4, true, true, 4}), // 0.856 / 0.859 ([0.716 / 0.740])
-        for_wide_memory(
-            {28672, 7, 256, true, 2, false, true, 2}), // 0.849 / 0.917 ([0.794 / 0.879])
-        // Kept to 45056 columns: rowfuse-bench (call2) 40968 / 45056 / 49152 +0.06 / +0.01 / -0.02
-        // against the H100 row, which takes the rest.
+        for_wide_memory({28672, 7, 256, true, 2, false, true,
+                         2}), // 0.849 / 0.917 ([0.794 / 0.879])
+                              // Kept to 45056 columns: rowfuse-bench (call2) 40968 / 45056 / 49152
+                              // +0.06 / +0.01 / -0.02 against the H100 row, which takes the rest.
         for_wide_memory({45056, 6, 128, true, 8, true, true, 4}), // 0.865 / 0.871 ([0.673 / 0.796])
         for_wide_memory({57344, 7, 128, true, 8, true, true, 4}), // 0.859 / 0.870
         for_wide_memory({98304, 6, 256, true, 8, true, true, 2}), // 0.855 / 0.842 ([0.634 / 0.752])
@@ -770,7 +789,13 @@ inline constexpr auto layernorm_16bit_h100 = insert_rows(
 inline constexpr auto layernorm_16bit = with_wide_memory_rows(
     layernorm_16bit_h100,
     {
-        for_wide_memory({10240, 5, 256, true, 1, false, false, 3}), // 0.766 / 0.881
+        // Round 43 (forty-seventh session): a warp a row at 1024 and 2048 columns (rowfuse-bench on
+        // main in brackets). Taken from 96 columns down, it lost 0.14-0.65 of a copy: a row of the
+        // H100 row's shape keeps the widths to 512.
+        for_wide_memory({512, 4, 128, false, 1, false, false, 6}),
+        for_wide_memory({1024, 4, 128, false, 1, false, false, 8, true, 32}), // 0.932 ([0.888])
+        for_wide_memory({2048, 8, 128, false, 1, false, false, 4, true, 32}), // 0.958 ([0.941])
+        for_wide_memory({10240, 5, 256, true, 1, false, false, 3}),           // 0.766 / 0.881
         for_wide_memory({12288, 6, 256, true, 1, false, false, 3}), // 0.927 / 0.884 (bf16)
         for_wide_memory({24576, 6, 256, true, 2, true, true, 2}),   // 0.721 / 0.897
         for_wide_memory({28672, 7, 256, true, 2, true, true, 2}), // 0.685 / 0.830 ([0.637 / 0.760])
