@@ -1,5 +1,5 @@
 #!/bin/bash
-# run1.sh: row_shapes.cu round 40 (build-r40.sh's binaries in .device-carry/r40), every part,
+# run1.sh: row_shapes.cu round 40 (build-round.sh's round-40 binaries in .device-carry/r40), every part,
 # two passes (the second in reverse part order); call1/ as call1.tgz under $OUT.
 cd "$(dirname "$0")"; C=../../../.device-carry/r40; d=call1; mkdir -p $d
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee $d/device.txt

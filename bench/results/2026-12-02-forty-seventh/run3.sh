@@ -1,5 +1,5 @@
 #!/bin/bash
-# run3.sh: row_shapes.cu round 41 (build-r41.sh's binaries in .device-carry/r41: layernorm fp32,
+# run3.sh: row_shapes.cu round 41 (build-round.sh's round-41 binaries in .device-carry/r41: layernorm fp32,
 # fp16, bf16), two passes (the second in reverse order); call3/ as call3.tgz under $OUT.
 cd "$(dirname "$0")"; C=../../../.device-carry/r41; d=call3; mkdir -p $d
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $d/device.txt
