@@ -508,23 +508,22 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         for_wide_memory({2048, 4, 256, false, 1, false, false, 3, true, 64}), // 0.970 ([0.838])
         for_wide_memory(sized({4096, 4, 128, true, 1, false, false, 6})),     // 0.980 ([0.848])
         for_wide_memory(sized({8192, 4, 256, true, 1, false, false, 4})),     // 0.995 ([0.883])
-        for_wide_memory(
-            sized({16384, 4, 512, true, 1, false, false,
-                   2})), // 0.882 ([0.844])
-                         // Round 38 (forty-sixth session): clusters under caps of three blocks of
-                         // 256 threads (six of 128), those of 64 values a thread exchanging once a
-                         // row; rowfuse-bench on main (the rows they pass by) in brackets.
-                         // rowfuse-bench (call5): every width from 24584 up +0.06-0.14.
+        for_wide_memory(sized({16384, 4, 512, true, 1, false, false, 2})),    // 0.882 ([0.844])
+
+        // Round 38 (forty-sixth session): clusters under caps of three blocks of 256 threads (six
+        // of 128), those of 64 values a thread exchanging once a row; rowfuse-bench on main (the
+        // rows they pass by) in brackets. rowfuse-bench (call5): every width from 24584 up
+        // +0.06-0.14.
         for_wide_memory({32768, 8, 256, true, 2, false, false, 3}), // 0.877 ([0.798])
         for_wide_memory(
             exchanging_once({65536, 8, 128, true, 8, true, false, 6})), // 0.833 ([0.766])
         for_wide_memory(
             exchanging_once({131072, 8, 256, true, 8, true, true, 1})), // 0.806 ([0.711])
-        for_wide_memory(exchanging_once(
-            {262144, 16, 128, true, 16, true, true,
-             1})), // 0.777 ([0.678])
-                   // Round 40 (forty-seventh session), as softmax's: the width just past the row
-                   // before and the row's own, the rows they pass by in brackets, in the same run.
+        for_wide_memory(
+            exchanging_once({262144, 16, 128, true, 16, true, true, 1})), // 0.777 ([0.678])
+
+        // Round 40 (forty-seventh session), as softmax's: the width just past the row before and
+        // the row's own, the rows they pass by in brackets, in the same run.
         for_wide_memory(
             {24576, 6, 128, true, 4, false, false, 6}), // 0.775 / 0.883 ([0.747 / 0.849])
         for_wide_memory(
@@ -668,18 +667,18 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
         // widths to 24576 until round 40's rows took them.
         for_wide_memory({32768, 8, 256, true, 2, false, false, 2}), // 0.968 ([0.910])
         for_wide_memory({131072, 8, 256, true, 8, false, true, 2}), // 0.922 ([0.859])
-        for_wide_memory({262144, 8, 512, true, 8, true, true,
-                         1}), // 0.850
-                              // Round 40 (forty-seventh session): the widths between the powers of
-                              // two on rows of six and seven packs a thread, staged persistent
-                              // where the row is filled to 3/4 (the width just past the row before
-                              // and the row's own; in brackets the rows they pass by, or their
-                              // shapes under round 40's caps of two and four, in the same run).
+        for_wide_memory({262144, 8, 512, true, 8, true, true, 1}),  // 0.850
+
+        // Round 40 (forty-seventh session): the widths between the powers of two on rows of six and
+        // seven packs a thread, staged persistent where the row is filled to 3/4 (the width just
+        // past the row before and the row's own; in brackets the rows they pass by, or their
+        // shapes under round 40's caps of two and four, in the same run).
         for_wide_memory({24576, 6, 128, true, 4, true, true, 4}), // 0.856 / 0.859 ([0.716 / 0.740])
-        for_wide_memory({28672, 7, 256, true, 2, false, true,
-                         2}), // 0.849 / 0.917 ([0.794 / 0.879])
-                              // Kept to 45056 columns: rowfuse-bench (call2) 40968 / 45056 / 49152
-                              // +0.06 / +0.01 / -0.02 against the H100 row, which takes the rest.
+        for_wide_memory(
+            {28672, 7, 256, true, 2, false, true, 2}), // 0.849 / 0.917 ([0.794 / 0.879])
+
+        // Kept to 45056 columns: rowfuse-bench (call2) 40968 / 45056 / 49152 +0.06 / +0.01 / -0.02
+        // against the H100 row, which takes the rest.
         for_wide_memory({45056, 6, 128, true, 8, true, true, 4}), // 0.865 / 0.871 ([0.673 / 0.796])
         for_wide_memory({57344, 7, 128, true, 8, true, true, 4}), // 0.859 / 0.870
         for_wide_memory({98304, 6, 256, true, 8, true, true, 2}), // 0.855 / 0.842 ([0.634 / 0.752])
