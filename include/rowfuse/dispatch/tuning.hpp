@@ -392,8 +392,10 @@ inline constexpr register_shape softmax_16bit_h100[] = {
 
 /// Softmax over 16-bit inputs: softmax_16bit_h100 and, for devices of wide memory, the shapes
 /// row_shapes.cu's round 35 found better on an H200 (forty-fifth session, bench/NOTES.md; the row
-/// each passes by in brackets, in the same run). Where a row of the H200's covers only part of an
-/// H100 row's widths, a row of the H100 row's own shape takes the rest (the same kernels).
+/// each passes by in brackets, in the same run), and those of rounds 38 and 40 (forty-sixth and
+/// forty-seventh sessions), each group under its own comment. Where a row of the H200's covers
+/// only part of an H100 row's widths, a row of the H100 row's own shape takes the rest (the same
+/// kernels).
 inline constexpr auto softmax_16bit = with_wide_memory_rows(
     softmax_16bit_h100,
     {
@@ -492,9 +494,10 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
 /// Log-softmax over 16-bit inputs: log_softmax_16bit_h100 and, for devices of wide memory, the
 /// shape row_shapes.cu's round 35 found better on an H200 at 512 columns (forty-fifth session,
 /// bench/NOTES.md): rmsnorm's 4 packs a lane of 128 under a cap of eight blocks, 0.931, where the
-/// row it passes by ran 0.810 in rowfuse-bench. Its rows at 16384 (staged persistent, no cap) and
-/// 32768 (a block row of 4 x 1024, staged persistent) gained 0.04-0.07 there but lost 0.03-0.06 at
-/// 10248 and 24584 columns, and are not here.
+/// row it passes by ran 0.810 in rowfuse-bench. Round 35's rows at 16384 (staged persistent, no
+/// cap) and 32768 (a block row of 4 x 1024, staged persistent) gained 0.04-0.07 there but lost
+/// 0.03-0.06 at 10248 and 24584 columns, and are not here. The rows of rounds 38, 40 and 43
+/// (forty-sixth and forty-seventh sessions) follow, each group under its own comment.
 inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
     log_softmax_16bit_h100,
     {
@@ -646,7 +649,8 @@ inline constexpr register_shape rmsnorm_16bit_h100[] = {
 /// row_shapes.cu's round 35 found better on an H200 (forty-fifth session, bench/NOTES.md; the row
 /// each passes by in brackets, in the same run; at 32768 columns the same shape on a persistent
 /// grid, the same kernel; at 262144 the row it passes by was not in the round, and the same shape
-/// without its cap of two blocks ran 0.775).
+/// without its cap of two blocks ran 0.775); the rows of rounds 38, 40 and 43 (forty-sixth and
+/// forty-seventh sessions), each group under its own comment.
 inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
     rmsnorm_16bit_h100,
     {
