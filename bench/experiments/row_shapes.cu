@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-43) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-44) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -1266,6 +1266,39 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              shape<4, 256, true, 1, 4>{}, shape<2, 512, true, 1, 2>{});
     sweep<T>(opname, op, {16384}, shape<8, 256, true, 1, 2>{}, shape<4, 512, true, 1, 2>{},
              shape<16, 128, true, 1, 2>{}, shape<8, 128, true, 2, 4>{});
+  }
+#elif ROW_SHAPES_ROUND == 44
+  // Round 44 (forty-eighth session): the 16-bit ops at the widths between the powers of two to
+  // 6144 columns on an H200, where their rows (a power of two's packs) run half to three quarters
+  // filled at 0.55-0.80 of a copy: group rows and rows of whole warps of three, five, six, seven
+  // and nine packs a lane that the widths fill to 78-100 %, beside the rows the tables take (first
+  // in each list).
+  if constexpr (wide) {
+    sweep<T>(opname, op, {96}, shape<2, 256, false, 1, 4>{}, shape<3, 128, false, 1, 8>{},
+             shape<3, 256, false, 1, 4>{}, shape<6, 128, false, 1, 8>{},
+             shape<3, 256, false, 1, 6>{});
+    sweep<T>(opname, op, {200}, shape<2, 256, false, 1, 4>{}, shape<4, 128, false, 1, 8>{},
+             shape<7, 128, false, 1, 8>{}, shape<7, 256, false, 1, 4>{},
+             shape<4, 256, false, 1, 4>{});
+    sweep<T>(opname, op, {264}, shape<4, 128, false, 1, 8>{}, shape<5, 128, false, 1, 8>{},
+             shape<5, 256, false, 1, 4>{}, shape<3, 128, false, 1, 8>{},
+             shape<9, 128, false, 1, 6>{});
+    sweep<T>(opname, op, {384}, shape<4, 128, false, 1, 8>{}, shape<3, 128, false, 1, 8>{},
+             shape<6, 128, false, 1, 8>{}, shape<6, 256, false, 1, 4>{},
+             shape<3, 256, false, 1, 4>{});
+    sweep<T>(opname, op, {600}, shape<4, 128, false, 1, 8>{}, shape<5, 128, false, 1, 8>{},
+             shape<5, 256, false, 1, 4>{}, shape<3, 128, false, 1, 8>{},
+             shape<3, 256, false, 1, 6>{});
+    sweep<T>(opname, op, {2056}, shape<4, 128, true, 1, 6>{}, warps<5, 256, 2, 3>{},
+             warps<5, 128, 2, 6>{}, warps<9, 128, 1, 4>{}, warps<3, 256, 4, 4>{});
+    sweep<T>(opname, op, {2560}, shape<4, 128, true, 1, 6>{}, warps<5, 256, 2, 3>{},
+             warps<5, 128, 2, 6>{}, warps<10, 128, 1, 4>{});
+    sweep<T>(opname, op, {3000}, shape<4, 128, true, 1, 6>{}, warps<6, 256, 2, 3>{},
+             warps<6, 128, 2, 6>{}, warps<3, 256, 4, 4>{});
+    sweep<T>(opname, op, {4104, 5120}, shape<4, 256, true, 1, 4>{}, warps<5, 256, 4, 3>{},
+             warps<5, 128, 4, 6>{}, warps<10, 256, 2, 2>{}, shape<5, 128, true, 1, 6>{});
+    sweep<T>(opname, op, {6144}, shape<4, 256, true, 1, 4>{}, warps<6, 256, 4, 3>{},
+             shape<3, 256, true, 1, 4>{}, shape<6, 128, true, 1, 6>{});
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,

@@ -434,6 +434,25 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         // -0.02 against the 262144-column row, which takes the rest.
         for_wide_memory(exchanging_once(
             {212992, 14, 128, true, 16, true, true, 1})), // 0.834 / 0.839 ([0.768 / 0.841])
+
+        // Round 44 (forty-eighth session): the widths between the powers of two to 6144 columns on
+        // rows their packs fill to 78-100 %: three or five packs a lane in groups, rows of two or
+        // four warps of five or three packs, six packs a thread of 128 (in brackets the row of the
+        // H100 row's shape that rowfuse-bench plans there, timed in the same run). Between them,
+        // rows of the rows' shapes before keep the powers of two.
+        for_wide_memory({64, 2, 256, false, 1, false, false, 4}),
+        for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.979 ([0.822])
+        for_wide_memory({128, 2, 256, false, 1, false, false, 4}),
+        for_wide_memory({192, 3, 256, false, 1, false, false, 4}),
+        for_wide_memory({320, 5, 128, false, 1, false, false, 8}), // 0.899 at 264 ([0.627])
+        for_wide_memory({384, 3, 256, false, 1, false, false, 4}), // 0.972 ([0.861])
+        for_wide_memory({640, 5, 128, false, 1, false, false, 8}), // 0.970 at 600 ([0.701])
+        for_wide_memory(
+            {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.980 / 0.969 ([0.700 / 0.800])
+        for_wide_memory({3072, 3, 256, false, 1, false, false, 4, true, 128}), // 0.976 at 3000
+        for_wide_memory({5120, 5, 128, false, 1, false, false, 6, true,
+                         128}), // 0.974 / 0.970 ([0.700 / 0.841])
+        for_wide_memory({6144, 6, 128, true, 1, false, false, 6}), // 0.980 ([0.893])
     });
 
 /// Log-softmax over 16-bit inputs: softmax's rows but where round 10 (eleventh session) found
@@ -543,6 +562,20 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
             {196608, 12, 128, true, 16, true, true, 1})), // 0.703 / 0.776 ([0.643 / 0.747])
         for_wide_memory(exchanging_once(
             {229376, 14, 128, true, 16, true, true, 1})), // 0.728 / 0.772 ([0.663 / 0.722])
+
+        // Round 44 (forty-eighth session), as softmax's.
+        for_wide_memory({64, 2, 256, false, 1, false, true, 4}),
+        for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.871 ([0.690])
+        for_wide_memory({256, 4, 128, false, 1, false, false, 8}),
+        for_wide_memory({320, 5, 128, false, 1, false, false, 8}), // 0.842 at 264 ([0.543])
+        for_wide_memory({384, 6, 128, false, 1, true, false, 8}),  // 0.937 ([0.758])
+        for_wide_memory({640, 5, 128, false, 1, false, false, 8}), // 0.915 at 600 ([0.608])
+        for_wide_memory(
+            {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.927 / 0.975 ([0.633 / 0.750])
+        for_wide_memory({3072, 3, 256, false, 1, false, false, 4, true, 128}), // 0.878 ([0.821])
+        for_wide_memory({5120, 5, 128, false, 1, false, false, 6, true,
+                         128}),                                   // 0.950 / 0.972 ([0.627 / 0.743])
+        for_wide_memory({6144, 6, 128, true, 1, true, false, 6}), // 0.975 ([0.837])
     });
 
 /// Softmax over 16-bit inputs whose load chain masks and whose store chain drops (attention
@@ -689,6 +722,20 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
         for_wide_memory({114688, 7, 256, true, 8, true, true, 2}), // 0.855 / 0.845
         for_wide_memory(
             {196608, 6, 256, true, 16, true, true, 2}), // 0.823 / 0.828 ([0.609 / 0.701])
+
+        // Round 44 (forty-eighth session), as softmax's.
+        for_wide_memory({64, 2, 256, false, 1, false, false, 6}),
+        for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.923 ([0.830])
+        for_wide_memory({256, 4, 128, false, 1, false, false, 8}),
+        for_wide_memory({320, 5, 128, false, 1, false, false, 8}), // 0.889 at 264 ([0.705])
+        for_wide_memory({384, 3, 256, false, 1, false, false, 4}), // 0.919 ([0.901])
+        for_wide_memory({640, 5, 128, false, 1, false, false, 8}), // 0.955 at 600 ([0.785])
+        for_wide_memory(
+            {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.904 / 0.981 ([0.771 / 0.879])
+        for_wide_memory({3072, 3, 256, false, 1, false, false, 4, true, 128}), // 0.937 ([0.869])
+        for_wide_memory({5120, 5, 128, false, 1, false, false, 6, true,
+                         128}), // 0.931 / 0.997 ([0.815 / 0.910])
+        for_wide_memory({6144, 3, 256, true, 1, false, false, 4}), // 0.966 ([0.940])
     });
 
 // Round 8 (tenth session): the norms' group rows at 32-512 columns under register caps that
@@ -807,6 +854,18 @@ inline constexpr auto layernorm_16bit = with_wide_memory_rows(
         for_wide_memory({49152, 6, 128, true, 8, true, true, 4}), // 0.730 / 0.869 ([0.613 / 0.764])
         for_wide_memory({98304, 6, 256, true, 8, true, true, 2, true, 0,
                          column_placement::held}), // 0.790 / 0.873 ([0.698 / 0.817])
+
+        // Round 44 (forty-eighth session), as softmax's; at 3000 columns no row beat the H100's.
+        for_wide_memory({96, 3, 128, false, 1, false, false, 8}), // 0.804 ([0.617])
+        for_wide_memory({256, 4, 128, false, 1, false, false, 6}),
+        for_wide_memory({320, 5, 128, false, 1, false, false, 8}), // 0.775 at 264 ([0.528])
+        for_wide_memory({384, 3, 128, false, 1, false, false, 8}), // 0.811 ([0.740])
+        for_wide_memory({640, 5, 128, false, 1, false, false, 8}), // 0.843 at 600 ([0.588])
+        for_wide_memory(
+            {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.863 / 0.968 ([0.637 / 0.764])
+        for_wide_memory({5120, 5, 128, false, 1, false, false, 6, true,
+                         128}), // 0.865 / 0.952 ([0.631 / 0.743])
+        for_wide_memory({6144, 6, 128, true, 1, false, false, 6}), // 0.962 ([0.821])
     });
 
 /// LayerNorm over 16-bit inputs under a load chain (the residual block), to 4096 columns. Rows
