@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-44) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-45) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -1299,6 +1299,32 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              warps<5, 128, 4, 6>{}, warps<10, 256, 2, 2>{}, shape<5, 128, true, 1, 6>{});
     sweep<T>(opname, op, {6144}, shape<4, 256, true, 1, 4>{}, warps<6, 256, 4, 3>{},
              shape<3, 256, true, 1, 4>{}, shape<6, 128, true, 1, 6>{});
+  }
+#elif ROW_SHAPES_ROUND == 45
+  // Round 45 (forty-eighth session): the 16-bit widths round 44's rows left under 0.93 of a copy
+  // on an H200 (rowfuse-bench): 72, 160, 192, 200, 448, 648, 1000, 2568, 3080 and 6152 columns,
+  // on groups of three to seven packs a lane under caps of 64-128 registers, rows of two warps and
+  // block rows of seven packs, beside the rows the tables take (first in each list).
+  if constexpr (wide) {
+    sweep<T>(opname, op, {72}, shape<3, 256, false, 1, 4>{}, shape<5, 128, false, 1, 8>{},
+             shape<5, 256, false, 1, 4>{}, shape<3, 128, false, 1, 8>{});
+    sweep<T>(opname, op, {160}, shape<3, 256, false, 1, 4>{}, shape<5, 128, false, 1, 8>{},
+             shape<5, 256, false, 1, 4>{}, shape<2, 256, false, 1, 4>{});
+    sweep<T>(opname, op, {192}, shape<2, 256, false, 1, 4>{}, shape<3, 256, false, 1, 4>{},
+             shape<6, 128, false, 1, 8>{}, shape<3, 128, false, 1, 8>{});
+    sweep<T>(opname, op, {200}, shape<2, 256, false, 1, 4>{}, shape<7, 128, false, 1, 5>{},
+             shape<7, 128, false, 1, 4>{}, shape<4, 128, false, 1, 8>{});
+    sweep<T>(opname, op, {448}, shape<4, 256, false, 1, 1>{}, shape<4, 128, false, 1, 8>{},
+             shape<7, 128, false, 1, 5>{}, shape<7, 128, false, 1, 4>{});
+    sweep<T>(opname, op, {648, 768}, shape<4, 128, false, 1, 6>{}, shape<3, 256, false, 1, 4>{},
+             shape<6, 128, false, 1, 6>{}, shape<6, 128, false, 1, 8>{},
+             shape<7, 128, false, 1, 5>{});
+    sweep<T>(opname, op, {1000}, shape<4, 128, false, 1, 6>{}, warps<2, 256, 2, 4>{},
+             warps<2, 128, 2, 8>{}, shape<4, 256, false, 1, 4>{}, warps<4, 128, 1, 8>{});
+    sweep<T>(opname, op, {2568, 3080}, warps<3, 256, 4, 4>{}, warps<7, 128, 2, 5>{},
+             warps<4, 256, 4, 4>{}, warps<6, 128, 2, 6>{}, shape<4, 128, true, 1, 6>{});
+    sweep<T>(opname, op, {6152}, shape<4, 256, true, 1, 4>{}, shape<7, 128, true, 1, 5>{},
+             warps<7, 128, 4, 5>{}, shape<4, 256, true, 1, 3>{});
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,

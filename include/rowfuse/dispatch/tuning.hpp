@@ -453,6 +453,13 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         for_wide_memory({5120, 5, 128, false, 1, false, false, 6, true,
                          128}), // 0.974 / 0.970 ([0.700 / 0.841])
         for_wide_memory({6144, 6, 128, true, 1, false, false, 6}), // 0.980 ([0.893])
+
+        // Round 45 (forty-eighth session): rowfuse-bench with round 44's rows in brackets.
+        for_wide_memory({448, 7, 128, false, 1, true, false, 5}),  // 0.952 ([0.82])
+        for_wide_memory({768, 6, 128, false, 1, false, false, 6}), // 0.877 at 648 ([0.73])
+        for_wide_memory(
+            {1016, 2, 256, false, 1, false, false, 4, true, 64}), // 0.978 at 1000 ([0.88])
+        for_wide_memory({7168, 7, 128, true, 1, true, false, 5}), // 0.944 at 6152 ([0.85])
     });
 
 /// Log-softmax over 16-bit inputs: softmax's rows but where round 10 (eleventh session) found
@@ -576,6 +583,13 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         for_wide_memory({5120, 5, 128, false, 1, false, false, 6, true,
                          128}),                                   // 0.950 / 0.972 ([0.627 / 0.743])
         for_wide_memory({6144, 6, 128, true, 1, true, false, 6}), // 0.975 ([0.837])
+
+        // Round 45 (forty-eighth session): rowfuse-bench with round 44's rows in brackets.
+        for_wide_memory({128, 2, 256, false, 1, false, true, 4}),
+        for_wide_memory({160, 5, 128, false, 1, false, false, 8}), // 0.939 ([0.57])
+        for_wide_memory({192, 3, 256, false, 1, false, false, 4}), // 0.871 ([0.68])
+        for_wide_memory({448, 7, 128, false, 1, true, false, 5}),  // 0.885 ([0.69])
+        for_wide_memory({768, 6, 128, false, 1, true, false, 8}),  // 0.814 at 648 ([0.80])
     });
 
 /// Softmax over 16-bit inputs whose load chain masks and whose store chain drops (attention
@@ -736,6 +750,9 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
         for_wide_memory({5120, 5, 128, false, 1, false, false, 6, true,
                          128}), // 0.931 / 0.997 ([0.815 / 0.910])
         for_wide_memory({6144, 3, 256, true, 1, false, false, 4}), // 0.966 ([0.940])
+
+        // Round 45 (forty-eighth session): rowfuse-bench with round 44's rows in brackets.
+        for_wide_memory({768, 6, 128, false, 1, false, false, 6}), // 0.904 at 648 ([0.83])
     });
 
 // Round 8 (tenth session): the norms' group rows at 32-512 columns under register caps that
@@ -866,6 +883,13 @@ inline constexpr auto layernorm_16bit = with_wide_memory_rows(
         for_wide_memory({5120, 5, 128, false, 1, false, false, 6, true,
                          128}), // 0.865 / 0.952 ([0.631 / 0.743])
         for_wide_memory({6144, 6, 128, true, 1, false, false, 6}), // 0.962 ([0.821])
+
+        // Round 45 (forty-eighth session): rowfuse-bench with round 44's rows in brackets.
+        for_wide_memory({128, 4, 128, false, 1, false, false, 6}),
+        for_wide_memory({160, 5, 128, false, 1, false, false, 8}), // 0.829 ([0.65])
+        for_wide_memory({192, 3, 128, false, 1, false, false, 8}), // 0.805 ([0.74])
+        for_wide_memory({448, 7, 128, false, 1, true, false, 5}),  // 0.817 ([0.73])
+        for_wide_memory({7168, 7, 128, true, 1, false, false, 5}), // 0.847 at 6152 ([0.79])
     });
 
 /// LayerNorm over 16-bit inputs under a load chain (the residual block), to 4096 columns. Rows
