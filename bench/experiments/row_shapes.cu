@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-45) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-46) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -1325,6 +1325,32 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              warps<4, 256, 4, 4>{}, warps<6, 128, 2, 6>{}, shape<4, 128, true, 1, 6>{});
     sweep<T>(opname, op, {6152}, shape<4, 256, true, 1, 4>{}, shape<7, 128, true, 1, 5>{},
              warps<7, 128, 4, 5>{}, shape<4, 256, true, 1, 3>{});
+  }
+#elif ROW_SHAPES_ROUND == 46
+  // Round 46 (forty-eighth session): rounds 44 and 45 in fp32 (packs of 4): the widths between the
+  // powers of two to 6144 columns on rows their packs fill to 75-100 %, beside the rows the
+  // tables take (first in each list).
+  if constexpr (!wide) {
+    sweep<T>(opname, op, {72, 96}, shape<2, 512, false>{}, shape<3, 256, false, 1, 4>{},
+             shape<3, 128, false, 1, 8>{}, shape<5, 128, false, 1, 8>{});
+    sweep<T>(opname, op, {160}, shape<2, 512, false>{}, shape<5, 128, false, 1, 8>{},
+             shape<3, 256, false, 1, 4>{}, shape<5, 256, false, 1, 4>{});
+    sweep<T>(opname, op, {200}, shape<2, 512, false>{}, shape<7, 128, false, 1, 5>{},
+             shape<4, 128, false, 1, 8>{}, shape<7, 128, false, 1, 4>{});
+    sweep<T>(opname, op, {264, 320}, shape<4, 256, false>{}, shape<5, 128, false, 1, 8>{},
+             shape<3, 256, false, 1, 4>{}, shape<5, 256, false, 1, 4>{});
+    sweep<T>(opname, op, {384}, shape<4, 256, false>{}, shape<3, 256, false, 1, 4>{},
+             shape<6, 128, false, 1, 8>{}, shape<6, 128, false, 1, 6>{});
+    sweep<T>(opname, op, {600, 640}, shape<2, 128, true>{}, shape<5, 128, false, 1, 8>{},
+             shape<5, 256, false, 1, 4>{}, warps<5, 128, 1, 8>{});
+    sweep<T>(opname, op, {2056, 2560}, shape<4, 256, true>{}, warps<5, 128, 4, 6>{},
+             shape<5, 128, true, 1, 6>{}, warps<5, 256, 4, 3>{});
+    sweep<T>(opname, op, {3000}, shape<4, 256, true>{}, shape<3, 256, true, 1, 4>{},
+             warps<3, 256, 8, 4>{}, shape<6, 128, true, 1, 6>{});
+    sweep<T>(opname, op, {4104, 5120}, shape<4, 512, true>{}, shape<5, 256, true, 1, 3>{},
+             shape<5, 256, true, 1, 2>{}, warps<5, 256, 8, 3>{});
+    sweep<T>(opname, op, {6144}, shape<4, 512, true>{}, shape<3, 512, true, 1, 2>{},
+             shape<6, 256, true, 1, 3>{}, shape<6, 256, true, 1, 2>{});
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,

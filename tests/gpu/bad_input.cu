@@ -7,6 +7,7 @@
 //
 // The calls are compiled for widths 1-32 (rf::cols_range), two kernels an op and chain instead
 // of thirty: the checks run before any kernel is chosen, and a bounded call compiles in seconds.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -359,11 +360,19 @@ TEST_CASE("P5: rmsnorm given a beta") {
 TEST_CASE("L1: a forced engine that cannot run the width") {
   buffers b(8192);
   auto const load = rf::load(b.xd(), 1, 5000);
-  // Every width the tuning table gives warp_rows for fp32 packs of 4 ends at 512 columns.
+  // The widest row the tuning table gives warp_rows for fp32 packs of 4 on this device: 512
+  // columns, 640 on a device of wide memory (its rows of five packs a lane: tuning.hpp).
+  bool const wide_memory = rf::current_device().wide_memory();
+  rf::index_t widest = 0;
+  for (auto const& row : rf::tuning::softmax_32bit)
+    if (!row.whole_block && (!row.wide_memory_only || wide_memory))
+      widest = std::max(widest, rf::tuning::capacity(row, 4));
+  CHECK(widest == (wide_memory ? 640 : 512));
+  std::string const holds = "(warp_rows holds at most " + std::to_string(widest) + " columns)";
   CHECK(test::error_message([&] {
           rf::softmax(load, rf::store(b.out.d()), nullptr, {rf::engine_kind::warp_rows, 0});
-        }) == "rowfuse: rf::softmax: engine warp_rows cannot run cols = 5000 with packs of 4 "
-              "(warp_rows holds at most 512 columns)");
+        }) ==
+        "rowfuse: rf::softmax: engine warp_rows cannot run cols = 5000 with packs of 4 " + holds);
   // Odd width: packs of 1 (the scalar table: 32 lanes x 8 elements).
   CHECK(test::error_message([&] {
           rf::softmax(rf::load(b.xd(), 1, 4999), rf::store(b.out.d()), nullptr,
@@ -373,8 +382,8 @@ TEST_CASE("L1: a forced engine that cannot run the width") {
   // A dry run says the same in the plan instead of throwing, and launches nothing.
   rf::plan const dry =
       rf::softmax(load, rf::store(b.out.d()), nullptr, {rf::engine_kind::warp_rows, 0, true});
-  CHECK(dry.refused == "rowfuse: rf::softmax: engine warp_rows cannot run cols = 5000 with packs "
-                       "of 4 (warp_rows holds at most 512 columns)");
+  CHECK(dry.refused ==
+        "rowfuse: rf::softmax: engine warp_rows cannot run cols = 5000 with packs of 4 " + holds);
   CHECK(dry.engine == rf::engine_kind::automatic);
   CHECK(rf::explain(dry).find("refused (" + dry.refused + ")") != std::string::npos);
   test::sync_and_check();

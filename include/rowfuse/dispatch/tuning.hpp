@@ -1122,6 +1122,23 @@ inline constexpr auto softmax_32bit = with_wide_memory_rows(
             {229376, 14, 256, true, 16, false, true, 2}), // 0.887 / 0.926 ([0.853 / 0.906])
         for_wide_memory(
             exchanging_once({262144, 16, 256, true, 16, false, false, 2})), // 0.953 ([0.845])
+
+        // Round 46 (forty-eighth session): the widths between the powers of two to 6144 columns on
+        // groups of three and five packs a lane and block rows of five and three packs a thread
+        // (rowfuse-bench on main in brackets; between them, rows of the H100 row's shape keep 64
+        // and 128 columns).
+        for_wide_memory({64, 2, 512, false, 1, false, false, 1}),
+        for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.940 / 0.990 ([0.688 / 0.876])
+        for_wide_memory({128, 2, 512, false, 1, false, false, 1}),
+        for_wide_memory({160, 5, 128, false, 1, false, false, 8}), // 0.982 ([0.729])
+        for_wide_memory(
+            {320, 5, 128, false, 1, false, false, 8}), // 1.002 / 0.996 ([0.675 / 0.811])
+        for_wide_memory({384, 3, 256, false, 1, false, false, 4}), // 0.997 ([0.927])
+        for_wide_memory(
+            {640, 5, 128, false, 1, false, false, 8}), // 0.993 / 0.996 ([0.871 / 0.907])
+        // Kept to 4608 columns: rowfuse-bench (call6) 4104 / 4608 / 5120 +0.055 / -0.004 / -0.005.
+        for_wide_memory({4608, 5, 256, true, 1, true, false, 3}),  // 0.998 at 4104 ([0.945])
+        for_wide_memory({6144, 3, 512, true, 1, false, false, 2}), // 0.986 ([0.822])
     });
 
 /// Log-softmax over fp32 inputs: log_softmax_32bit_h100 and, for devices of wide memory, softmax's
@@ -1150,6 +1167,22 @@ inline constexpr auto log_softmax_32bit = with_wide_memory_rows(
         for_wide_memory(
             {229376, 14, 256, true, 16, false, true, 2}), // 0.815 / 0.890 ([0.773 / 0.834])
         for_wide_memory({262144, 16, 256, true, 16, false, true, 2}), // 0.907 ([0.806])
+
+        // Round 46 (forty-eighth session), as softmax's.
+        for_wide_memory({64, 2, 512, false, 1, false, false, 1}),
+        for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.884 / 1.004 ([0.562 / 0.736])
+        for_wide_memory({128, 2, 512, false, 1, false, false, 1}),
+        for_wide_memory({160, 5, 128, false, 1, false, false, 8}), // 0.984 ([0.599])
+        for_wide_memory(
+            {320, 5, 128, false, 1, false, false, 8}), // 0.980 / 0.994 ([0.639 / 0.764])
+        for_wide_memory({384, 6, 128, false, 1, false, false, 6}), // 1.003 ([0.874])
+        for_wide_memory(
+            {640, 5, 128, false, 1, false, false, 8}), // 0.996 / 0.998 ([0.779 / 0.823])
+        // Kept to 2304 columns: rowfuse-bench (call6) 2056 / 2304 / 2560 +0.074 / +0.016 / -0.014.
+        for_wide_memory({2304, 5, 128, true, 1, true, false, 6}), // 1.002 at 2056 ([0.905])
+        for_wide_memory(
+            {5120, 5, 256, true, 1, false, false, 2}),            // 0.990 / 0.983 ([0.774 / 0.711])
+        for_wide_memory({6144, 6, 256, true, 1, true, false, 2}), // 0.978 ([0.804])
     });
 
 /// RMSNorm over fp32 inputs.
@@ -1200,6 +1233,18 @@ inline constexpr auto rmsnorm_32bit = with_wide_memory_rows(
             {163840, 10, 256, true, 16, false, true, 2}), // 0.887 / 0.929 ([0.709 / 0.775])
         for_wide_memory(
             {229376, 14, 256, true, 16, false, false, 2}), // 0.910 / 0.944 ([0.824 / 0.850])
+
+        // Round 46 (forty-eighth session), as softmax's.
+        for_wide_memory({64, 2, 256, false, 1, false, false, 4}),
+        for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.887 / 0.986 ([0.759 / 0.881])
+        for_wide_memory({128, 2, 256, false, 1, false, false, 4}),
+        for_wide_memory({160, 5, 128, false, 1, false, false, 8}), // 0.971 ([0.803])
+        for_wide_memory(
+            {320, 5, 128, false, 1, false, false, 8}), // 0.990 / 0.986 ([0.829 / 0.910])
+        for_wide_memory(
+            {640, 5, 128, false, 1, false, false, 8}), // 0.982 / 0.986 ([0.929 / 0.960])
+        for_wide_memory(
+            {2560, 5, 128, true, 1, false, false, 6}), // 0.983 / 0.988 ([0.897 / 0.931])
     });
 
 /// LayerNorm's fp32 rows past 512 columns, the op alone and under a chain.
@@ -1270,6 +1315,25 @@ inline constexpr auto layernorm_32bit = with_wide_memory_rows(
                          column_placement::shared}), // 0.815 / 0.895
         for_wide_memory({163840, 10, 256, true, 16, false, true, 2, true, 0,
                          column_placement::shared}), // 0.749 / 0.871
+
+        // Round 46 (forty-eighth session), as softmax's: rows of the H100 row's shape keep 64, 128
+        // and 256 columns.
+        for_wide_memory({64, 4, 128, false, 1, true, false, 6}),
+        for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.790 / 0.899 ([0.651 / 0.817])
+        for_wide_memory({128, 4, 128, false, 1, true, false, 6}),
+        for_wide_memory({160, 5, 128, false, 1, false, false, 8}), // 0.974 ([0.702])
+        for_wide_memory({256, 4, 128, false, 1, true, false, 6}),
+        for_wide_memory(
+            {320, 5, 128, false, 1, false, false, 8}), // 0.944 / 0.990 ([0.582 / 0.694])
+        for_wide_memory({384, 6, 128, false, 1, false, false, 8}), // 0.984 ([0.800])
+        for_wide_memory(
+            {640, 5, 128, false, 1, false, false, 8}), // 0.986 / 0.990 ([0.679 / 0.698])
+        for_wide_memory(
+            {2560, 5, 128, true, 1, false, false, 6}), // 0.950 / 0.983 ([0.651 / 0.759])
+        for_wide_memory({3072, 6, 128, true, 1, false, false, 6}), // 0.968 at 3000 ([0.800])
+        for_wide_memory(
+            {5120, 5, 256, true, 1, false, false, 2}), // 0.971 / 0.976 ([0.722 / 0.808])
+        for_wide_memory({6144, 6, 256, true, 1, false, false, 3}), // 0.965 ([0.801])
     });
 
 /// LayerNorm over fp32 inputs under a store chain alone (a scaled cast to fp8 with amax): the fp32
