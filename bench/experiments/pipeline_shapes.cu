@@ -33,7 +33,9 @@
 // -DPIPELINE_SHAPES_STAGE_OPERANDS=1 the survey's staged shapes stage the load chain's operand
 // streams beside the input (tuning::register_shape::stages_operands). With
 // -DPIPELINE_SHAPES_WARPS=1 half 1 surveys rows of several whole warps at 512-8192 columns
-// (survey_warps). With -DPIPELINE_SHAPES_MISALIGNED=1 every view is laid out as rowfuse-bench
+// (survey_warps). With -DPIPELINE_SHAPES_BETWEEN=1 half 1 surveys the widths between the powers of
+// two to 6144 columns on rows those widths fill (survey_between). With
+// -DPIPELINE_SHAPES_MISALIGNED=1 every view is laid out as rowfuse-bench
 // --misalign lays it out (x, residual, h, y and the per-column vectors one element off 16-byte
 // alignment, ld = cols + 1), at the bench's misaligned widths 300 to 32767: the plans are then
 // single elements (pack 1), and half 1 surveys single-element shapes (survey_misaligned); =2 and
@@ -86,6 +88,9 @@
 #endif
 #ifndef PIPELINE_SHAPES_WARPS
 #define PIPELINE_SHAPES_WARPS 0
+#endif
+#ifndef PIPELINE_SHAPES_BETWEEN
+#define PIPELINE_SHAPES_BETWEEN 0
 #endif
 #ifndef PIPELINE_SHAPES_MISALIGNED
 #define PIPELINE_SHAPES_MISALIGNED 0
@@ -932,6 +937,39 @@ template <pipeline_kind K> void survey_warps() {
             shape<8 * S, 256, g, st, 1, 1, n, 4>{}, shape<2 * S, 1024, g, st, 1, 1, n, 16>{});
 }
 
+/// The widths between the powers of two to 6144 columns (PIPELINE_SHAPES_BETWEEN=1; forty-eighth
+/// session, the plain ops' rounds 44-45 of row_shapes.cu): groups of three, five and seven packs a
+/// lane, rows of two and four warps of three to six packs, block rows of three and six packs, which
+/// those widths fill to 78-100 %, beside rows of the shapes the tables give the power of two above.
+template <pipeline_kind K> void survey_between() {
+  constexpr bool d = false, st = true, g = false, b = true, n = false;
+  survey<K>(200, shape<2 * S, 256, g, d, 4>{}, shape<4 * S, 128, g, d, 8>{},
+            shape<4 * S, 128, g, st, 6>{}, shape<7 * S, 128, g, d, 5>{});
+  survey<K>(264, shape<4 * S, 128, g, d, 6>{}, shape<5 * S, 128, g, d, 8>{},
+            shape<5 * S, 128, g, st, 6>{}, shape<5 * S, 256, g, d, 4>{},
+            shape<3 * S, 256, g, d, 4>{});
+  survey<K>(384, shape<4 * S, 128, g, d, 6>{}, shape<3 * S, 256, g, d, 4>{},
+            shape<3 * S, 256, g, st, 4>{}, shape<6 * S, 128, g, d, 8>{},
+            shape<6 * S, 128, g, st, 6>{});
+  survey<K>(600, shape<4 * S, 128, g, st>{}, shape<5 * S, 128, g, d, 8>{},
+            shape<5 * S, 128, g, st, 6>{}, shape<5 * S, 256, g, d, 4>{},
+            shape<5 * S, 128, g, d, 6>{});
+  for (index_t cols : {2056, 2560})
+    survey<K>(cols, shape<4 * S, 128, b, d, 6>{}, shape<5 * S, 128, g, d, 6, 1, n, 2>{},
+              shape<5 * S, 128, g, st, 6, 1, n, 2>{}, shape<5 * S, 256, g, st, 3, 1, n, 2>{},
+              shape<5 * S, 128, g, d, 4, 1, n, 2>{});
+  survey<K>(3000, shape<4 * S, 128, b, d, 6>{}, shape<3 * S, 256, g, d, 4, 1, n, 4>{},
+            shape<3 * S, 256, g, st, 4, 1, n, 4>{}, shape<6 * S, 128, g, d, 6, 1, n, 2>{},
+            shape<6 * S, 128, g, st, 5, 1, n, 2>{});
+  for (index_t cols : {4104, 5120})
+    survey<K>(cols, shape<4 * S, 256, b, st>{}, shape<5 * S, 128, g, d, 6, 1, n, 4>{},
+              shape<5 * S, 128, g, st, 6, 1, n, 4>{}, shape<5 * S, 128, b, d, 6>{},
+              shape<5 * S, 128, b, st, 5>{});
+  survey<K>(6144, shape<4 * S, 256, b, st>{}, shape<6 * S, 128, b, d, 6>{},
+            shape<6 * S, 128, b, st, 5>{}, shape<3 * S, 256, b, d, 4>{},
+            shape<3 * S, 256, b, st, 4>{});
+}
+
 /// Single elements on the misaligned layout (PIPELINE_SHAPES_MISALIGNED=1), at rowfuse-bench's
 /// misaligned widths: the rows the pipelines' single-element tables plan (round 3's, read first),
 /// the plain ops' rows of rounds 11-13 (32 values a thread read in the transform loop, under the
@@ -985,6 +1023,8 @@ template <pipeline_kind K> void survey_misaligned() {
 template <bool Survey> void run_half() {
   if constexpr (Survey && PIPELINE_SHAPES_WARPS) {
     survey_warps<pipeline>();
+  } else if constexpr (Survey && PIPELINE_SHAPES_BETWEEN) {
+    survey_between<pipeline>();
   } else if constexpr (Survey && wide_rows && PIPELINE_SHAPES_HELD) {
     survey_held<pipeline>();
   } else if constexpr (Survey && wide_rows && PIPELINE_SHAPES_CAPS) {
