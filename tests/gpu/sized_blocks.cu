@@ -22,8 +22,9 @@ long rows_for(long cols) {
 
 /// On a device of wide memory (an H200) some of these widths take rows of that device's own
 /// (tuning::register_shape::wide_memory_only), measured faster there than the sized or five- and
-/// six-pack rows an H100 takes: the assertions below are about the H100's rows, and such a plan
-/// is checked to be from one of those rows (its results are checked on every plan either way).
+/// six-pack rows an H100 takes, some of them rows of whole warps: the assertions below are about
+/// the H100's rows, and such a plan is checked to be from one of those rows (its results are
+/// checked on every plan either way).
 template <class Table> bool wide_memory_row(rf::plan const& p, Table const& table) {
   if (!test::table_row(table, p).wide_memory_only)
     return false;
@@ -37,9 +38,9 @@ template <class Table> bool wide_memory_row(rf::plan const& p, Table const& tabl
 /// shape's threads.
 template <class Table> void check_sized(rf::plan const& p, Table const& table, long whole_packs) {
   INFO(rf::explain(p));
-  REQUIRE((p.engine == rf::engine_kind::block_rows || p.engine == rf::engine_kind::cluster_rows));
   if (wide_memory_row(p, table))
     return;
+  REQUIRE((p.engine == rf::engine_kind::block_rows || p.engine == rf::engine_kind::cluster_rows));
   auto const shape = test::table_row(table, p);
   CHECK(shape.sized_at_launch);
   CHECK(p.cluster_blocks == shape.cluster_blocks);
@@ -55,9 +56,9 @@ template <class Table> void check_sized(rf::plan const& p, Table const& table, l
 /// threads.
 void check_packs(rf::plan const& p, std::span<rf::tuning::register_shape const> table, int packs) {
   INFO(rf::explain(p));
-  REQUIRE((p.engine == rf::engine_kind::block_rows || p.engine == rf::engine_kind::cluster_rows));
   if (wide_memory_row(p, table))
     return;
+  REQUIRE((p.engine == rf::engine_kind::block_rows || p.engine == rf::engine_kind::cluster_rows));
   auto const shape = test::table_row(table, p);
   CHECK(shape.packs == packs);
   CHECK(p.packs == packs);

@@ -3,7 +3,9 @@
 # attention, residual, residual_tee and layernorm -> fp8, fp16 / bf16; P checked against unfused
 # (2^24 elements, aligned at 32-8192 and the widths between, off the grid at 33-10249), then PM and
 # P timed interleaved, three passes, at the same widths; call8/ as call8.tgz under $OUT.
-cd "$(dirname "$0")"; C=../../../.device-carry/s48pp; d=call8; mkdir -p $d
+cd "$(dirname "$0")"; C=/tmp/s48pp; d=call8; mkdir -p $d $C
+# the two builds, gzipped so that they and the tree fit one call's 64 MiB
+tar xzf ../../../.device-carry/s48pz/rfb.tgz -C $C
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $d/device.txt
 op="--op attention,residual,residual_tee,layernorm_fp8 --dtype fp16,bf16"
 cols=32:8192,200,264,320,384,448,600,640,648,2056,2304,2560,2568,3000,3072,3080,4104,4608,5120,5128,6144,6152

@@ -641,10 +641,24 @@ inline constexpr register_shape attention_16bit_h100[] = {
 /// 10240 columns: the same kernels). The survey's 4 packs a lane to 512 columns gained 0.015-0.031
 /// at 128-512 but lost 0.29 / 0.08 / 0.04 at 32 / 64 / 200 columns, and is not here.
 inline constexpr auto attention_16bit = with_wide_memory_rows(
-    attention_16bit_h100, {
-                              for_wide_memory(sized({10240, 4, 512, true, 1, true, true, 1})),
-                              for_wide_memory({16384, 8, 256, true, 1, true, true, 1}),
-                          });
+    attention_16bit_h100,
+    {
+        for_wide_memory(sized({10240, 4, 512, true, 1, true, true, 1})),
+        for_wide_memory({16384, 8, 256, true, 1, true, true, 1}),
+
+        // PIPELINE_SHAPES_BETWEEN (forty-eighth session): the widths between the powers of two to
+        // 6144 columns on rows they fill, the survey's first shape (the H100 row's, unsized) in
+        // brackets; a row of the H100 row's shape keeps the widths to 256.
+        for_wide_memory({256, 2, 256, false, 1, true, false, 1}),
+        for_wide_memory({320, 5, 128, false, 1, true, false, 6}), // 0.483 at 264 ([0.381])
+        for_wide_memory({384, 3, 256, false, 1, true, false, 4}), // 0.586 ([0.504])
+        for_wide_memory({640, 5, 128, false, 1, true, false, 6}), // 0.534 at 600 ([0.404])
+        for_wide_memory(
+            {2560, 5, 256, false, 1, true, false, 3, true, 64}), // 0.591 / 0.678 ([0.494 / 0.538])
+        for_wide_memory({3072, 3, 256, false, 1, true, false, 4, true, 128}), // 0.704 ([0.582])
+        for_wide_memory({5120, 5, 128, true, 1, true, false, 5}), // 0.601 / 0.690 ([0.464 / 0.543])
+        for_wide_memory({6144, 3, 256, true, 1, true, false, 4}), // 0.725 ([0.580])
+    });
 
 /// RMSNorm over 16-bit inputs.
 inline constexpr register_shape rmsnorm_16bit_h100[] = {
@@ -952,6 +966,17 @@ inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
         for_wide_memory({256, 4, 256, false, 1, true, false, 1}),
         for_wide_memory({4096, 4, 128, true, 1, false, false, 6}), // 0.721 ([0.640])
         for_wide_memory({131072, 4, 256, true, 16, true, true, 1}),
+
+        // PIPELINE_SHAPES_BETWEEN (forty-eighth session), as attention's.
+        for_wide_memory({320, 5, 128, false, 1, true, false, 6}),  // 0.482 at 264 ([0.394])
+        for_wide_memory({384, 3, 256, false, 1, false, false, 4}), // 0.655 ([0.556])
+        for_wide_memory({640, 5, 128, false, 1, false, false, 6}), // 0.555 at 600 ([0.473])
+        for_wide_memory(
+            {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.592 / 0.671 ([0.559 / 0.639])
+        for_wide_memory({3072, 3, 256, false, 1, true, false, 4, true, 128}), // 0.702 ([0.660])
+        for_wide_memory(
+            {5120, 5, 128, true, 1, false, false, 6}),            // 0.632 / 0.699 ([0.393 / 0.447])
+        for_wide_memory({6144, 3, 256, true, 1, true, false, 4}), // 0.709 ([0.476])
     });
 
 /// LayerNorm over 16-bit inputs under a load chain that tees (the residual block writing its
@@ -998,6 +1023,16 @@ inline constexpr auto layernorm_tee_chain_16bit = with_wide_memory_rows(
     {
         for_wide_memory({4096, 4, 128, true, 1, false, true, 4}),
         for_wide_memory({32768, 4, 512, true, 2, true, true, 1}),
+        // PIPELINE_SHAPES_BETWEEN (forty-eighth session), as attention's.
+        for_wide_memory(
+            {384, 3, 256, false, 1, false, false, 4}), // 0.568 / 0.786 ([0.489 / 0.680])
+        for_wide_memory({640, 5, 128, false, 1, false, false, 6}), // 0.648 at 600 ([0.528])
+        for_wide_memory(
+            {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.677 / 0.748 ([0.649 / 0.724])
+        for_wide_memory({3072, 3, 256, false, 1, true, false, 4, true, 128}), // 0.826 ([0.754])
+        for_wide_memory(
+            {5120, 5, 128, true, 1, false, false, 6}),            // 0.724 / 0.760 ([0.485 / 0.535])
+        for_wide_memory({6144, 3, 256, true, 1, true, false, 4}), // 0.821 ([0.586])
         for_wide_memory({65536, 4, 256, true, 8, true, true, 1}),
         for_wide_memory({131072, 4, 256, true, 16, true, true, 1}),
     });
@@ -1008,7 +1043,7 @@ inline constexpr auto layernorm_tee_chain_16bit = with_wide_memory_rows(
 /// in brackets; n: its narrow survey at 32 and 64 columns, eighteenth session). With no operand
 /// to read beside the row, it holds four packs a thread where the residual block's chain holds
 /// two, and stages them on a persistent grid.
-inline constexpr auto layernorm_store_chain_16bit = join_rows(
+inline constexpr auto layernorm_store_chain_16bit_h100 = join_rows(
     {
         {64, 2, 256, false, 1, true, true, 1},   // n 0.761-0.788 / 0.752-0.771 ([0.60-0.62])
         {512, 4, 256, false, 1, true, true, 1},  // 0.829-0.852 / 0.814-0.821 ([0.58-0.65])
@@ -1030,6 +1065,23 @@ inline constexpr auto layernorm_store_chain_16bit = join_rows(
         sized({32768, 4, 1024, true, 1, true, true, 1}), // the chains' 0.790 / 0.753
     },
     layernorm_16bit_held_clusters);
+
+/// layernorm_store_chain_16bit_h100 and, for devices of wide memory, rows for the widths between
+/// the powers of two to 6144 columns (PIPELINE_SHAPES_BETWEEN, forty-eighth session, as
+/// attention's); a row of the H100 row's shape keeps the widths to 256.
+inline constexpr auto layernorm_store_chain_16bit = with_wide_memory_rows(
+    layernorm_store_chain_16bit_h100,
+    {
+        for_wide_memory({256, 4, 256, false, 1, true, true, 1}),
+        for_wide_memory({320, 5, 128, false, 1, false, false, 8}), // 0.599 at 264 ([0.382])
+        for_wide_memory({384, 6, 128, false, 1, false, false, 8}), // 0.697 ([0.537])
+        for_wide_memory({640, 5, 128, false, 1, false, false, 8}), // 0.648 at 600 ([0.418])
+        for_wide_memory(
+            {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.653 / 0.762 ([0.500 / 0.592])
+        for_wide_memory(
+            {5120, 5, 128, true, 1, false, false, 6}), // 0.666 / 0.760 ([0.383 / 0.459])
+        for_wide_memory({6144, 6, 128, true, 1, false, false, 6}), // 0.755 ([0.515])
+    });
 
 /// Softmax over fp32 inputs, packs of 4; past 32768 columns a row spans a cluster's registers.
 inline constexpr register_shape softmax_32bit_h100[] = {
