@@ -437,9 +437,10 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
 
         // Round 44 (forty-eighth session): the widths between the powers of two to 6144 columns on
         // rows their packs fill to 78-100 %: three or five packs a lane in groups, rows of two or
-        // four warps of five or three packs, six packs a thread of 128 (in brackets the row of the
-        // H100 row's shape that rowfuse-bench plans there, timed in the same run). Between them,
-        // rows of the rows' shapes before keep the powers of two.
+        // four warps of five or three packs, six packs a thread of 128 (in brackets the H100 row's
+        // shape that held the width, unsized, in the same run; rowfuse-bench, call2: +0.02-0.31 at
+        // every width they take). Between them, rows of the rows' shapes before keep the powers of
+        // two.
         for_wide_memory({64, 2, 256, false, 1, false, false, 4}),
         for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.979 ([0.822])
         for_wide_memory({128, 2, 256, false, 1, false, false, 4}),
@@ -454,7 +455,7 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
                          128}), // 0.974 / 0.970 ([0.700 / 0.841])
         for_wide_memory({6144, 6, 128, true, 1, false, false, 6}), // 0.980 ([0.893])
 
-        // Round 45 (forty-eighth session): rowfuse-bench with round 44's rows in brackets.
+        // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets.
         for_wide_memory({448, 7, 128, false, 1, true, false, 5}),  // 0.952 ([0.82])
         for_wide_memory({768, 6, 128, false, 1, false, false, 6}), // 0.877 at 648 ([0.73])
         for_wide_memory(
@@ -584,7 +585,7 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
                          128}),                                   // 0.950 / 0.972 ([0.627 / 0.743])
         for_wide_memory({6144, 6, 128, true, 1, true, false, 6}), // 0.975 ([0.837])
 
-        // Round 45 (forty-eighth session): rowfuse-bench with round 44's rows in brackets.
+        // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets.
         for_wide_memory({128, 2, 256, false, 1, false, true, 4}),
         for_wide_memory({160, 5, 128, false, 1, false, false, 8}), // 0.939 ([0.57])
         for_wide_memory({192, 3, 256, false, 1, false, false, 4}), // 0.871 ([0.68])
@@ -765,7 +766,7 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
                          128}), // 0.931 / 0.997 ([0.815 / 0.910])
         for_wide_memory({6144, 3, 256, true, 1, false, false, 4}), // 0.966 ([0.940])
 
-        // Round 45 (forty-eighth session): rowfuse-bench with round 44's rows in brackets.
+        // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets.
         for_wide_memory({768, 6, 128, false, 1, false, false, 6}), // 0.904 at 648 ([0.83])
     });
 
@@ -898,7 +899,7 @@ inline constexpr auto layernorm_16bit = with_wide_memory_rows(
                          128}), // 0.865 / 0.952 ([0.631 / 0.743])
         for_wide_memory({6144, 6, 128, true, 1, false, false, 6}), // 0.962 ([0.821])
 
-        // Round 45 (forty-eighth session): rowfuse-bench with round 44's rows in brackets.
+        // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets.
         for_wide_memory({128, 4, 128, false, 1, false, false, 6}),
         for_wide_memory({160, 5, 128, false, 1, false, false, 8}), // 0.829 ([0.65])
         for_wide_memory({192, 3, 128, false, 1, false, false, 8}), // 0.805 ([0.74])
