@@ -392,10 +392,10 @@ inline constexpr register_shape softmax_16bit_h100[] = {
 
 /// Softmax over 16-bit inputs: softmax_16bit_h100 and, for devices of wide memory, the shapes
 /// row_shapes.cu's round 35 found better on an H200 (forty-fifth session, bench/NOTES.md; the row
-/// each passes by in brackets, in the same run), and those of rounds 38 and 40 (forty-sixth and
-/// forty-seventh sessions), each group under its own comment. Where a row of the H200's covers
-/// only part of an H100 row's widths, a row of the H100 row's own shape takes the rest (the same
-/// kernels).
+/// each passes by in brackets, in the same run), and those of rounds 38, 40, 44 and 45
+/// (forty-sixth to forty-eighth sessions), each group under its own comment. Where a row of the
+/// H200's covers only part of an H100 row's widths, a row of the H100 row's own shape takes the
+/// rest (the same kernels).
 inline constexpr auto softmax_16bit = with_wide_memory_rows(
     softmax_16bit_h100,
     {
@@ -523,8 +523,8 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
 /// bench/NOTES.md): rmsnorm's 4 packs a lane of 128 under a cap of eight blocks, 0.931, where the
 /// row it passes by ran 0.810 in rowfuse-bench. Round 35's rows at 16384 (staged persistent, no
 /// cap) and 32768 (a block row of 4 x 1024, staged persistent) gained 0.04-0.07 there but lost
-/// 0.03-0.06 at 10248 and 24584 columns, and are not here. The rows of rounds 38, 40 and 43
-/// (forty-sixth and forty-seventh sessions) follow, each group under its own comment.
+/// 0.03-0.06 at 10248 and 24584 columns, and are not here. The rows of rounds 38, 40 and 43-45
+/// (forty-sixth to forty-eighth sessions) follow, each group under its own comment.
 inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
     log_softmax_16bit_h100,
     {
@@ -711,8 +711,8 @@ inline constexpr register_shape rmsnorm_16bit_h100[] = {
 /// row_shapes.cu's round 35 found better on an H200 (forty-fifth session, bench/NOTES.md; the row
 /// each passes by in brackets, in the same run; at 32768 columns the same shape on a persistent
 /// grid, the same kernel; at 262144 the row it passes by was not in the round, and the same shape
-/// without its cap of two blocks ran 0.775); the rows of rounds 38, 40 and 43 (forty-sixth and
-/// forty-seventh sessions), each group under its own comment.
+/// without its cap of two blocks ran 0.775); the rows of rounds 38, 40 and 43-45 (forty-sixth to
+/// forty-eighth sessions), each group under its own comment.
 inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
     rmsnorm_16bit_h100,
     {
@@ -867,7 +867,8 @@ inline constexpr auto layernorm_16bit_h100 = insert_rows(
 /// just past the row before and the row's own, the rows they pass by in brackets, in the same run):
 /// rows of five to seven packs a thread of 256 under caps of two and three, and past 20480 columns
 /// staged persistent in clusters, the 32768- and 98304-column rows read back from staging with
-/// gamma and beta held.
+/// gamma and beta held; the rows of rounds 43-45 (forty-seventh and forty-eighth sessions), each
+/// group under its own comment.
 inline constexpr auto layernorm_16bit = with_wide_memory_rows(
     layernorm_16bit_h100,
     {
@@ -1152,7 +1153,8 @@ inline constexpr auto log_softmax_32bit_h100 = replace_rows(
 
 /// Softmax over fp32 inputs: softmax_32bit_h100 and, for devices of wide memory, 16384 columns on
 /// clusters of 4 blocks of 128 threads under a cap of six, and 262144 on 16 packs of 256 threads
-/// in 16 under a cap of two, exchanging once a row (0.892 exchanging twice); round 40's rows.
+/// in 16 under a cap of two, exchanging once a row (0.892 exchanging twice); rounds 40's and 46's
+/// rows.
 inline constexpr auto softmax_32bit = with_wide_memory_rows(
     softmax_32bit_h100,
     {
@@ -1197,7 +1199,7 @@ inline constexpr auto softmax_32bit = with_wide_memory_rows(
 /// Log-softmax over fp32 inputs: log_softmax_32bit_h100 and, for devices of wide memory, softmax's
 /// row at 16384 columns, 131072 on 16 packs of 128 threads in 16 under a cap of four, 262144 on 16
 /// of 256 in 16 under a cap of two on a persistent grid (exchanging once, those lost 0.08-0.09:
-/// ptxas gave them 99 registers where twice took 127-128); round 40's rows.
+/// ptxas gave them 99 registers where twice took 127-128); rounds 40's and 46's rows.
 inline constexpr auto log_softmax_32bit = with_wide_memory_rows(
     log_softmax_32bit_h100,
     {
@@ -1264,7 +1266,7 @@ inline constexpr register_shape rmsnorm_32bit_h100[] = {
 /// RMSNorm over fp32 inputs: rmsnorm_32bit_h100 and, for devices of wide memory, 16384 columns on
 /// clusters of 4 blocks of 128 threads under a cap of six, 65536 the H100 row's shape on a
 /// persistent grid, 131072 the H100 row's shape under a cap of three (80 registers, no spill);
-/// round 40's rows.
+/// rounds 40's and 46's rows.
 inline constexpr auto rmsnorm_32bit = with_wide_memory_rows(
     rmsnorm_32bit_h100,
     {
@@ -1345,7 +1347,8 @@ inline constexpr auto layernorm_32bit_h100 = replace_rows(
 /// past the row before and the row's own). With gamma and beta held with the row, its shapes of
 /// 28-40 values a thread took 114-128 registers there (two to four blocks an SM) and ran 0.60-0.91:
 /// these keep gamma and beta in shared memory (most), held while the row is read back from its
-/// staging slot (16384), or not at all where a thread holds few values (10240).
+/// staging slot (16384), or not at all where a thread holds few values (10240). Round 46's rows
+/// (forty-eighth session) follow.
 inline constexpr auto layernorm_32bit = with_wide_memory_rows(
     layernorm_32bit_h100,
     {
