@@ -876,31 +876,11 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
         }
       }
     }
-  // 16-bit packs (tuning.hpp, forty-fifth to forty-seventh sessions): the residual block at 256,
-  // 4096 and 131072 columns, its tee'd form at 4096, 32768, 65536 and 131072, attention at 10240
-  // and 16384; softmax at 256, 512, 10240, 16384, 24576, 28672, 32768, 57344, 65536, 98304,
-  // 114688, 131072, 196608, 212992 and 262144; log-softmax at 256, 512, 24576, 28672, 32768, 49152,
-  // 57344, 65536, 98304, 114688, 131072, 196608, 229376 and 262144; rmsnorm at 256, 512, 24576,
-  // 28672, 32768, 45056, 57344, 98304, 114688, 131072, 196608 and 262144. fp32 packs (forty-sixth
-  // and forty-seventh sessions): softmax at 10240, 16384, 28672, 40960, 57344, 81920, 114688,
-  // 163840, 229376 and 262144; log-softmax at those and 131072; rmsnorm at 10240, 16384, 28672,
-  // 40960, 57344, 65536, 81920, 114688, 131072, 163840 and 229376. Layernorm (forty-seventh
-  // session): 16-bit at 10240, 12288, 24576, 28672, 32768, 49152 and 98304; fp32 at 10240,
-  // 16384, 28672, 32768, 40960, 57344, 65536, 81920, 114688 and 163840. Round 43 (forty-seventh
-  // session), 16-bit: log-softmax at 224 (in place of 256), 1024, 2048, 4096, 8192 and 16384;
-  // rmsnorm at 128 (in place of 256) and 1024; layernorm at 512, 1024 and 2048. Round 44
-  // (forty-eighth session), 16-bit, the widths between the powers of two to 6144: softmax at 64,
-  // 96, 128, 192, 320, 384, 640, 2560, 3072, 5120 and 6144; log-softmax at 64, 96, 256, 320, 384,
-  // 640, 2560, 3072, 5120 and 6144; rmsnorm at the same widths as log-softmax; layernorm at 96,
-  // 256, 320, 384, 640, 2560, 5120 and 6144. Round 45 (forty-eighth session), 16-bit: softmax at
-  // 448, 768, 1016 and 7168; log-softmax at 128, 160, 192, 448 and 768; rmsnorm at 768; layernorm
-  // at 128, 160, 192, 448 and 7168. Round 46 (forty-eighth session), fp32 packs: softmax at 64,
-  // 96, 128, 160, 320, 384, 640, 4608 and 6144; log-softmax at 64, 96, 128, 160, 320, 384, 640,
-  // 2304, 5120 and 6144; rmsnorm at 64, 96, 128, 160, 320, 640 and 2560; layernorm at 64, 96, 128,
-  // 160, 256, 320, 384, 640, 2560, 3072, 5120 and 6144. The pipelines between the powers of two
-  // (forty-eighth session, 16-bit): attention at 256, 320, 384, 640, 2560, 3072, 5120 and 6144;
-  // the residual block at 320, 384, 640, 2560, 3072, 5120 and 6144; its tee'd form at 384, 640,
-  // 2560, 3072, 5120 and 6144; layernorm -> fp8 at 256, 320, 384, 640, 2560, 5120 and 6144.
+  // tuning.hpp lists each session's rows under its own comment: 45 by the forty-sixth session
+  // (the pipelines' and the ops' at the powers of two and the 16-bit ops' clusters), 108 by the
+  // forty-seventh (the widths between the powers of two past 8192 columns, layernorm's, round 43's
+  // narrow 16-bit rows), 228 by the forty-eighth (rounds 44-46 and the pipelines' survey of the
+  // widths between the powers of two to 7168 columns: 54 16-bit op rows, 38 fp32, 28 pipeline).
   CHECK(wide_rows == 228);
   // Attention to 10240 columns plans on the H200 as on the H100 (the same shape, sized alike).
   auto const attention = rf::detail::register_shapes(2, 8, shape_family::attention);
