@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-46) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-47) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -1351,6 +1351,23 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              shape<5, 256, true, 1, 2>{}, warps<5, 256, 8, 3>{});
     sweep<T>(opname, op, {6144}, shape<4, 512, true>{}, shape<3, 512, true, 1, 2>{},
              shape<6, 256, true, 1, 3>{}, shape<6, 256, true, 1, 2>{});
+  }
+#elif ROW_SHAPES_ROUND == 47
+  // Round 47 (forty-ninth session): the 16-bit ops just past 8192 and 16384 columns on an H200,
+  // where rowfuse-bench runs 0.65-0.79 (8200) and 0.76-0.89 (16392) against 0.90-0.99 at the
+  // powers of two: block rows of three to eight packs on blocks of 160-512 threads (a block of 160,
+  // 224 or 288 threads is the launch's sized twin of 256 or 512 at 8200), clusters of two and four
+  // blocks of five packs, beside the rows the tables take (first in each list: softmax's sized
+  // twin; log-softmax's and rmsnorm's; layernorm's).
+  if constexpr (wide) {
+    sweep<T>(opname, op, {8200, 9216, 10240}, shape<8, 160, true, 1, 1>{},
+             shape<4, 288, true, 1, 2>{}, shape<5, 224, true, 1, 3>{}, shape<5, 256, true, 1, 3>{},
+             shape<5, 128, true, 2, 6>{}, shape<3, 384, true, 1, 2>{}, shape<6, 192, true, 1, 3>{});
+    sweep<T>(opname, op, {12288}, shape<16, 128, true, 1, 1>{}, shape<6, 256, true, 1, 3>{},
+             shape<3, 512, true, 1, 2>{}, shape<6, 128, true, 2, 6>{});
+    sweep<T>(opname, op, {16392, 18432, 20480}, shape<5, 512, true, 1, 1>{},
+             shape<5, 512, true, 1, 2>{}, shape<5, 256, true, 2, 3>{},
+             shape<5, 128, true, 4, 6>{}, shape<3, 704, true, 1, 1>{});
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,
