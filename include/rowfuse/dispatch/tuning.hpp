@@ -392,16 +392,15 @@ inline constexpr register_shape softmax_16bit_h100[] = {
 
 /// Softmax over 16-bit inputs: softmax_16bit_h100 and, for devices of wide memory, the shapes
 /// row_shapes.cu's round 35 found better on an H200 (forty-fifth session, bench/NOTES.md; the row
-/// each passes by in brackets, in the same run), and those of rounds 38, 40, 44 and 45
-/// (forty-sixth to forty-eighth sessions), each group under its own comment. Where a row of the
+/// each passes by in brackets, in the same run), and those of rounds 38, 40, 44, 45 and 47
+/// (forty-sixth to forty-ninth sessions), each group under its own comment. Where a row of the
 /// H200's covers only part of an H100 row's widths, a row of the H100 row's own shape takes the
 /// rest (the same kernels).
 inline constexpr auto softmax_16bit = with_wide_memory_rows(
     softmax_16bit_h100,
     {
         for_wide_memory({256, 2, 256, false, 1, false, false, 4}),
-        for_wide_memory({512, 4, 256, false, 1, false, false, 1}), // 0.998 ([0.922])
-        for_wide_memory(sized({10240, 8, 256, true, 1, true, false, 1})),
+        for_wide_memory({512, 4, 256, false, 1, false, false, 1}),  // 0.998 ([0.922])
         for_wide_memory({16384, 16, 128, true, 1, true, false, 1}), // 0.975 ([0.893])
         // Round 38 (forty-sixth session): exchanging once a row under caps of three blocks of 256
         // threads (six of 128), round 35's rows in brackets in the same run; rowfuse-bench
@@ -461,6 +460,16 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         for_wide_memory(
             {1016, 2, 256, false, 1, false, false, 4, true, 64}), // 0.978 at 1000 ([0.88])
         for_wide_memory({7168, 7, 128, true, 1, true, false, 5}), // 0.944 at 6152 ([0.85])
+
+        // Round 47 (forty-ninth session): the widths just past 8192 columns on blocks of five and
+        // six packs a thread under a cap of three; the width just past the row before and the
+        // row's own in each comment, the rows they replace or pass by in brackets (the sized twin
+        // of 8 x 256 staged, which rowfuse-bench ran at 0.65 at 8200; call6: 0.98). 16392-20480
+        // on 5 x 256 in clusters of two (0.885 / 0.978, 5 x 512: 0.867 / 0.962) moved -0.006 to
+        // +0.017 in rowfuse-bench: not taken.
+        // 8200 / 10240 0.963 / 0.962 ([0.895 / 0.859])
+        for_wide_memory({10240, 5, 256, true, 1, false, false, 3}),
+        for_wide_memory({12288, 6, 256, true, 1, true, false, 3}), // 0.974 ([0.879])
     });
 
 /// Log-softmax over 16-bit inputs: softmax's rows but where round 10 (eleventh session) found
@@ -523,8 +532,8 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
 /// bench/NOTES.md): rmsnorm's 4 packs a lane of 128 under a cap of eight blocks, 0.931, where the
 /// row it passes by ran 0.810 in rowfuse-bench. Round 35's rows at 16384 (staged persistent, no
 /// cap) and 32768 (a block row of 4 x 1024, staged persistent) gained 0.04-0.07 there but lost
-/// 0.03-0.06 at 10248 and 24584 columns, and are not here. The rows of rounds 38, 40 and 43-45
-/// (forty-sixth to forty-eighth sessions) follow, each group under its own comment.
+/// 0.03-0.06 at 10248 and 24584 columns, and are not here. The rows of rounds 38, 40, 43-45 and 47
+/// (forty-sixth to forty-ninth sessions) follow, each group under its own comment.
 inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
     log_softmax_16bit_h100,
     {
@@ -591,6 +600,14 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         for_wide_memory({192, 3, 256, false, 1, false, false, 4}), // 0.871 ([0.68])
         for_wide_memory({448, 7, 128, false, 1, true, false, 5}),  // 0.885 ([0.69])
         for_wide_memory({768, 6, 128, false, 1, true, false, 8}),  // 0.814 at 648 ([0.80])
+
+        // Round 47 (forty-ninth session), as softmax's; the 20480-column row is the H100's loaded
+        // straight to registers.
+        // 8200 / 10240 0.939 / 0.933 ([0.823 / -])
+        for_wide_memory({10240, 5, 256, true, 1, false, false, 3}),
+        for_wide_memory({12288, 6, 128, true, 2, false, false, 6}), // 0.942
+        for_wide_memory(
+            {20480, 5, 512, true, 1, false, false, 2}), // 0.812 / 0.916 ([0.742 / 0.871])
     });
 
 /// Softmax over 16-bit inputs whose load chain masks and whose store chain drops (attention
@@ -711,8 +728,8 @@ inline constexpr register_shape rmsnorm_16bit_h100[] = {
 /// row_shapes.cu's round 35 found better on an H200 (forty-fifth session, bench/NOTES.md; the row
 /// each passes by in brackets, in the same run; at 32768 columns the same shape on a persistent
 /// grid, the same kernel; at 262144 the row it passes by was not in the round, and the same shape
-/// without its cap of two blocks ran 0.775); the rows of rounds 38, 40 and 43-45 (forty-sixth to
-/// forty-eighth sessions), each group under its own comment.
+/// without its cap of two blocks ran 0.775); the rows of rounds 38, 40, 43-45 and 47 (forty-sixth
+/// to forty-ninth sessions), each group under its own comment.
 inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
     rmsnorm_16bit_h100,
     {
@@ -768,6 +785,13 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
 
         // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets.
         for_wide_memory({768, 6, 128, false, 1, false, false, 6}), // 0.904 at 648 ([0.83])
+
+        // Round 47 (forty-ninth session), as softmax's; the 20480-column row is the H100's loaded
+        // straight to registers.
+        for_wide_memory({10240, 5, 128, true, 2, false, false, 6}), // 0.907 / 0.992 ([0.797 / -])
+        for_wide_memory({12288, 6, 256, true, 1, true, false, 3}),  // 0.919
+        for_wide_memory(
+            {20480, 5, 512, true, 1, false, false, 2}), // 0.909 / 0.954 ([0.810 / 0.930])
     });
 
 // Round 8 (tenth session): the norms' group rows at 32-512 columns under register caps that
