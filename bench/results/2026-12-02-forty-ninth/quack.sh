@@ -1,13 +1,14 @@
 #!/bin/bash
-# quack.sh DIR: on the device, after the calls before copied .peer-wheels/q/aa .. ac into /tmp/pw
-# (`mkdir -p /tmp/pw && cp .peer-wheels/q/aX/* /tmp/pw/`) and rowfuse-bench's final slim build of
-# the ops into /tmp/rfb (`cp .device-carry/s49q/rfb-F /tmp/rfb`): QuACK's softmax, rmsnorm and
-# layernorm forward (fp16, bf16) by bench/peers.py on their GPU work alone, ratio to its own copy,
-# then rowfuse's at the same widths (ratio to rowfuse-bench's copy), in the same lease; the table of
-# both as DIR/table.txt.
+# quack.sh DIR: on the device, after the calls before copied the peers' wheels, one tar split in
+# seven pieces of 16.5 MB (.peer-wheels/q2/00 .. 05: `mkdir -p /tmp/pw && cp .peer-wheels/q2/0X/*
+# /tmp/pw/`; a call carries at most 64 MiB with the tree), and a slim rowfuse-bench build of the ops
+# into /tmp/rfb (`cp .device-carry/s49q/rfb-R /tmp/rfb`, with piece 00: round 47's build R, whose
+# plans at these widths are main's), this call carrying piece 06: QuACK's softmax, rmsnorm and layernorm forward (fp16, bf16) by
+# bench/peers.py on their GPU work alone, ratio to its own copy, then rowfuse's at the same widths
+# (ratio to rowfuse-bench's copy), in the same lease; the table of both as DIR/table.txt.
 set -u
 cd "$(dirname "$0")"; R=../../..; d=$1; mkdir -p $d
-cp $R/.peer-wheels/q/ad/* /tmp/pw/ && mkdir -p /tmp/peer-wheels && cat /tmp/pw/part.* | tar x -C /tmp/peer-wheels
+cp $R/.peer-wheels/q2/06/* /tmp/pw/ && mkdir -p /tmp/peer-wheels && cat /tmp/pw/part.* | tar x -C /tmp/peer-wheels
 export PYTHONPATH=$(bash /tmp/peer-wheels/install.sh)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $d/device.txt
 cols=64,128,256,512,1024,2048,4096,8192,16384,32768,65536,131072,262144
