@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-47) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-48) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -1368,6 +1368,29 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
     sweep<T>(opname, op, {16392, 18432, 20480}, shape<5, 512, true, 1, 1>{},
              shape<5, 512, true, 1, 2>{}, shape<5, 256, true, 2, 3>{},
              shape<5, 128, true, 4, 6>{}, shape<3, 704, true, 1, 1>{});
+  }
+#elif ROW_SHAPES_ROUND == 48
+  // Round 48 (forty-ninth session): the 16-bit ops at 64-512 columns on an H200, where QuACK runs
+  // 0.96-1.00 of a copy in the same lease and rowfuse-bench 0.93-0.98 (softmax, rmsnorm) and
+  // 0.78-0.91 (layernorm, whose group rows spill 8-16 bytes under their caps of 64 registers,
+  // round 43): one or two packs a lane under caps of 2-16 blocks, layernorm's gamma and beta
+  // held, read ahead or in shared memory, beside the tables' rows (first in each list).
+  if constexpr (wide) {
+    if constexpr (ROW_SHAPES_PART == 1) {
+      sweep<T>(opname, op, {64, 128, 256, 512}, shape<2, 256, false, 1, 4>{},
+               shape<2, 256, false, 1, 3>{}, shape<2, 128, false, 1, 6>{},
+               shape<1, 256, false, 1, 4>{}, shape<1, 128, false, 1, 8>{},
+               shape<1, 256, false, 1, 6>{}, with_columns<ahead>(shape<2, 256, false, 1, 4>{}),
+               with_columns<shared>(shape<2, 256, false, 1, 4>{}),
+               with_columns<shared>(shape<1, 256, false, 1, 8>{}), shape<4, 128, false, 1, 6>{},
+               shape<4, 256, false, 1, 3>{});
+    } else {
+      sweep<T>(opname, op, {64, 128, 256, 512}, shape<2, 256, false, 1, 4>{},
+               shape<2, 256, false, 1, 6>{}, shape<1, 256, false, 1, 8>{},
+               shape<1, 128, false, 1, 16>{}, shape<1, 512, false, 1, 4>{},
+               shape<2, 128, false, 1, 8>{}, shape<4, 128, false, 1, 8>{},
+               shape<4, 256, false, 1, 4>{});
+    }
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,
