@@ -1198,15 +1198,12 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       if constexpr (slots == 1)
         stage_row(next_row(), 0);
     };
-    // A warp whose threads' values are all valid (n == P * N on each: every warp but a row's
-    // last, on most widths) runs the ops' loops over them unguarded, without a compare and a
-    // predicate or select an element, where a thread of a one-block row holds 32 values
-    // (layernorm 16-bit +0.02-0.06, log-softmax fp32 at 16384 0.67 -> 0.99), and on cluster rows
-    // the norms' forward loops (a sum or two an element: layernorm fp32 +0.02-0.03, rmsnorm 16-bit
-    // at 262144 +0.02). The choice is the warp's, not the thread's: a warp whose threads took
-    // both would run both loops one after the other. Elsewhere the second copy of the loops lost
-    // (bench/NOTES.md): at 16 values it spilled under the narrow rows' register caps, and at 64
-    // values and on cluster rows softmax and log-softmax (an exp an element) lost 0.04-0.3.
+    // Where a thread of a one-block row holds 32 values, and for the norms' forward loops on
+    // cluster rows, the ops' loops have a second, unguarded copy (no compare and select an
+    // element) for a warp whose threads' values are all valid (n == P * N on each: every warp but
+    // a row's last, on most widths). The choice is the warp's, not the thread's: a warp whose
+    // threads chose apart would run both copies one after the other. Elsewhere the second copy
+    // spilled or lost (bench/NOTES.md, eighth and forty-ninth sessions).
     constexpr bool norm_forward = reads_columns<Op, N> && !gradient_op<Op>;
     auto const over_values = [&](auto const& loop) {
       if constexpr ((P * N == 32 && C == 1) || (C > 1 && norm_forward))
