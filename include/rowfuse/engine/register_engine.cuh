@@ -868,9 +868,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     [[maybe_unused]] auto const read_tile = [&](int p, input_t(&raw)[N]) {
       detail::load_pack<N>(tile.row(int(threadIdx.x) / group) + col_of(p), raw);
     };
-    // This lane's input pack p, from the staging slot, the flat tile or global memory. (One
-    // generic pointer for the tile and global memory, in place of the branch, lost 0.05-0.2 of a
-    // copy on softmax: bench/NOTES.md, thirty-fifth session.)
+    // This lane's input pack p, from the staging slot, the flat tile or global memory: a branch,
+    // because one generic pointer for the tile and global memory made every load a generic one
+    // (slower: bench/NOTES.md, thirty-fifth session).
     auto const read_pack = [&](int p, input_t(&raw)[N]) {
       if constexpr (staged) {
         detail::load_pack<N>(staged_pack(slot, p), raw);
@@ -886,11 +886,10 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     };
     // Single elements narrower than a float are read for the whole row before any arithmetic
     // where the shape says so (Config::reads_row_first): read in the transform loop below, each
-    // load waits behind the arithmetic and branch of the element before it, which cost 16-bit rows
-    // of 4-16 a thread half their speed. Held raw they take half the row's registers: at 32 a
-    // thread those cost blocks an SM, and the loop wins (softmax 8191 columns on 32 x 256: 0.56 ->
-    // 0.90). fp32 elements held raw take as many as the row, and ran slower that way. Packs are
-    // read in the loop (not timed the other way). bench/NOTES.md, fourth and thirteenth sessions.
+    // load waits behind the arithmetic and branch of the element before it. Held raw they take
+    // half the row's registers, which at 32 a thread cost blocks an SM, so the shape chooses; fp32
+    // elements held raw take as many as the row. Packs are read in the loop. bench/NOTES.md,
+    // fourth and thirteenth sessions.
     constexpr bool inputs_first = N == 1 && sizeof(input_t) < 4 && Config::reads_row_first;
     [[maybe_unused]] input_t raw_row[inputs_first ? P : 1][N];
     if constexpr (inputs_first) {

@@ -107,9 +107,8 @@ template <bool Log, bool Accurate> struct softmax {
   // ---- the register engines' two-phase protocol ----------------------------------------
   // With the whole row in registers, reduce the max first and then the sum of exp(x - max),
   // every lane already knowing the row's max: each shuffle carries one float (log-softmax: two,
-  // sum and rest) and no merge needs an exp. (The one-phase merge above costs two exps per
-  // shuffle step; on the H200 at 32-128 fp16 columns that left softmax at 0.57-0.74 of copy
-  // where the same engine without arithmetic reached 0.93.)
+  // sum and rest) and no merge needs an exp, where the one-phase merge above costs two exps a
+  // shuffle step (bench/NOTES.md).
 
   /// Phase 1: the max over v[0 .. n). fmaxf skips NaN; phase 2's sum carries it.
   template <int K> __device__ float phase1(float const (&v)[K], int n) const {
