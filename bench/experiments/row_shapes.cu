@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-48) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-49) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -1392,6 +1392,19 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
                shape<4, 256, false, 1, 4>{});
     }
   }
+#elif ROW_SHAPES_ROUND == 49
+  // Round 49 (fiftieth session): where the norms' narrow rows spend their time on an H200. At
+  // 64-512 16-bit columns layernorm runs 0.78-0.89 of a copy on the shapes where rmsnorm runs
+  // 0.95-0.98 (round 48); the tables' shapes with gamma and beta, gamma alone or neither
+  // (ROW_SHAPES_AFFINE), timed and, built with ROW_SHAPES_PROFILE, under ncu; then gamma and beta
+  // read ahead, caps of five blocks of 128 and twelve of 64; log-softmax's and softmax's rows
+  // (part 10, part 0) beside them.
+  if constexpr (wide)
+    sweep<T>(opname, op, {64, 128, 256, 512}, shape<4, 128, false, 1, 6>{},
+             shape<2, 256, false, 1, 4>{}, shape<2, 128, false, 1, 6>{},
+             with_columns<ahead>(shape<4, 128, false, 1, 6>{}), shape<4, 128, false, 1, 5>{},
+             shape<4, 64, false, 1, 12>{}, shape<4, 128, false, 1, 8>{},
+             shape<4, 256, false, 1, 4>{});
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,
   // fp32 262144: ptxas gives log-softmax 76 registers on the 8 x 512 cluster row, one block an

@@ -474,14 +474,26 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         count = p + 1;
     return count;
   };
+  // A lane's column of pack p, in 32 bits on the group rows of a forward op that reads per-column
+  // operands (the norms' gamma and beta), whose finish recomputes each pack's column and valid
+  // packs for the operands' loads: in 64 bits some 40 instructions a pack (ptxas, sm_90). A group
+  // row holds at most 32 lanes' packs, so its columns fit an int. Elsewhere 64 bits: in 32 ptxas
+  // issued a row's pack loads one after another's use, and log-softmax lost 0.06-0.1
+  // (bench/NOTES.md, fiftieth session).
+  constexpr bool int_columns = !Config::whole_block && reads_columns<Op, N> && !gradient_op<Op>;
+  auto const lane_col = [&](int p) {
+    if constexpr (int_columns)
+      return index_t((p * group + lane) * N);
+    else
+      return (index_t(p) * group + lane) * N;
+  };
   int valid_packs = 0;
   if constexpr (!phased) {
     ROWFUSE_UNROLL
     for (int p = 0; p < P; ++p)
-      if ((index_t(p) * group + lane) * N < cols)
+      if (int_columns ? (p * group + lane) * N < int(cols) : lane_col(p) < cols)
         valid_packs = p + 1;
   }
-  auto const lane_col = [&](int p) { return (index_t(p) * group + lane) * N; };
   [[maybe_unused]] index_t row_first = 0; // a phased row's first column on the grid
   auto const col_of = [&](int p) {
     if constexpr (phased)
