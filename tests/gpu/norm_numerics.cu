@@ -56,10 +56,12 @@ TEST_CASE("rows of mean 1e4 and standard deviation 1: fp32 within 1e-5 on every 
 
 TEST_CASE("rows whose first pack is far from their mean: layernorm within tolerance everywhere") {
   // 16-bit rows the register engine reads back from staging (here 40000 and 70000 columns, on
-  // the 40960- and 81920-column rows of the op alone) sum the deviations about the mean c of each
-  // row's first pack in one pass, and take a second pass where c is too far from the mean for
-  // the one-pass variance (op/norm.cuh: F = 1 + (c - mean)^2 / var > 4); every other plan, and
-  // fp32, takes two passes on the same rows. Rows of unit normal
+  // the 40960- and 81920-column rows of the op alone), and group rows whose threads hold 32
+  // values (on the H200 16-bit rows of 33-1024 columns: 4 packs of 8 a lane), sum the deviations
+  // about the mean c of each row's first pack in one pass, and take a second pass where c is too
+  // far from the mean for the one-pass variance (op/norm.cuh: F = 1 + (c - mean)^2 / var > 4;
+  // on group rows every row of the warp takes it then); every other plan takes two passes on the
+  // same rows. Rows of unit normal
   // noise about 0 or 1e3, their first 8 elements k standard deviations above it (k = 1.5: F about
   // 3.25, one pass; k = 2: F about 5, two; k = 40), or their first element alone 60 above.
   std::mt19937 rng(65);
@@ -72,7 +74,7 @@ TEST_CASE("rows whose first pack is far from their mean: layernorm within tolera
       return mean + (j == 0 ? 60.0f : unit(rng));
     return mean + (j < 8 ? offsets[kind] : unit(rng));
   };
-  for (long cols : {4096L, 12288L, 40000L, 70000L}) {
+  for (long cols : {48L, 64L, 128L, 256L, 1000L, 4096L, 12288L, 40000L, 70000L}) {
     for (layout const l : {layout{cols, 0}, layout{cols + 3, 1}}) {
       long const rows = test::small_mode() ? 10 : std::max(20L, std::min(200L, (1L << 20) / cols));
       CAPTURE(cols);

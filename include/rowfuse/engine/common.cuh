@@ -116,7 +116,7 @@ concept shifted_sums_op = two_phase_op<Op> && requires(Op const& op, float (&v)[
 ///   centre_of<N>(first pack's values) -> c;  deviations_about(v, n, c) -> B (rewrites v into
 ///   v - c);  centre_suffices(B total, cols) -> bool, the same on every thread;  if not,
 ///   centre_shift(B total, cols) -> s and deviations about c + s;  finalize_about(c, B total,
-///   cols) -> stats;  recentre(x, c);  finish2<N>(x - c, stats, ...)
+///   cols) -> stats;  recentre(x, c);  finish_centred<N>(x - c, stats, row, col0, columns)
 template <class Op>
 concept centred_op = two_phase_op<Op> && requires(Op const& op, float (&v)[1], float (&pack)[4]) {
   Op::centre_of(pack);

@@ -298,6 +298,20 @@ inline constexpr bool
     centred_rows = centred_op<Op>&& rereads_staged_row<Config, Op, Load>&& pure_load_chain<Load> &&
                    sizeof(typename Load::element_type) == 2 && Config::pack > 1 && !Config::phased;
 
+/// Whether register_kernel<Config> runs a centred_op's one pass on group rows held in registers
+/// (a row in one warp or part of one): the centre is the mean of the row's first pack, lane 0's
+/// pack 0, which one shuffle gives the group, and the pass saves the first reduction (an add an
+/// element and a butterfly a row). Packs of four values or more, so that a second pass is rare
+/// (one normal row in 1900 at four, op/norm.cuh); the warp makes it for all its groups where any
+/// needs it, since their shuffles run on every lane. Threads of 32 values: on others (2-3 and 5-8
+/// packs of 8, fp32 rows of 2-6 packs of 4) ptxas took 8-32 registers more and spilled 8-200
+/// bytes, and the 16-bit ones lost up to 0.4 of a copy (bench/NOTES.md, fifty-first session).
+template <class Config, class Op, class Load>
+inline constexpr bool centred_group_rows =
+    centred_op<Op> && !Config::whole_block && Config::row_threads <= 32 && !Config::phased &&
+    Config::pack >= 4 && Config::packs * Config::pack == 32 &&
+    !rereads_staged_row<Config, Op, Load> && !ordered_rows_op<Op>;
+
 /// Bytes of the centred rows' first packs in shared memory: lane 0 of each warp copies the row's
 /// first pack beside the row's own copies, a pack a warp and slot, and its warp reads it there
 /// (read a row ahead into registers instead, it spilled the 64-register 1024-thread rows).
@@ -658,6 +672,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   constexpr int slots = streams::slots;
   constexpr bool rereads = rereads_staged_row<Config, Op, Load>;
   constexpr bool centred = centred_rows<Config, Op, Load>;
+  constexpr bool centred_group = centred_group_rows<Config, Op, Load>;
   // The centred pass's uses of the second reduction's storage: one a row, two where the row takes
   // a second pass.
   [[maybe_unused]] index_t centred_rounds = 0;
@@ -1234,6 +1249,14 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
             op.template finish2<count>(y, stats, row, col0);
         };
       };
+      // The same for the one pass's deviations about a centre (centred_op).
+      auto const finish_centred_with = [&](auto const& stats) {
+        return [&, stats](auto& y, index_t col0, auto const& columns) {
+          if constexpr (centred || centred_group)
+            op.template finish_centred<int(sizeof(y) / sizeof(float))>(y, stats, row, col0,
+                                                                       columns);
+        };
+      };
       if constexpr (centred) {
         // One pass over the row read back (centred_rows), about the mean of its first pack; a
         // second about the row's mean where that centre is too far from it (op/norm.cuh).
@@ -1267,9 +1290,32 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           reread_pack(p, y, true);
           Op::recentre(y, centre);
         };
-        auto const finish = finish_with(stats);
-        finish_row(stats, finished_values, finish);
+        finish_row(stats, finished_values, finish_centred_with(stats));
         refill_single_slot();
+      } else if constexpr (centred_group) {
+        // One pass over the row held, about the mean of its first pack (lane 0's pack 0), a second
+        // about the row's mean from the deviations where any group of the warp needs it.
+        auto const merge2 = [&](auto a, auto b) { return op.merge2(a, b); };
+        float first_values[N];
+        ROWFUSE_UNROLL
+        for (int j = 0; j < N; ++j)
+          first_values[j] = v[j];
+        float const centre = __shfl_sync(0xffffffffu, Op::centre_of(first_values), 0, group);
+        auto const local_about = [&](float about) {
+          return over_values([&](int count) { return op.deviations_about(v, count, about); });
+        };
+        auto const local = local_about(centre);
+        if (row_ok)
+          read_first_ahead();
+        auto const total = allreduce_in_group(local, group, merge2);
+        // The statistics before the check, so that its divisions are finalize_about's.
+        auto stats = op.finalize_about(centre, total, cols);
+        if (__any_sync(0xffffffffu, !op.centre_suffices(total, cols))) {
+          float const shift = op.centre_shift(total, cols);
+          stats = op.finalize_about(__fadd_rn(centre, shift),
+                                    allreduce_in_group(local_about(shift), group, merge2), cols);
+        }
+        finish_row(stats, held_values, finish_centred_with(stats));
       } else if constexpr (once) {
         // One exchange a row (shifted_sums_op): phase 1 over the warp, phase 2 about the warp's
         // total, then one round carries both totals of every warp: the row's phase-1 total is

@@ -186,6 +186,7 @@ template <class Affine> struct layernorm {
     float mean_hi; // the mean is mean_hi + mean_lo
     float mean_lo;
     float rstd;
+    float scaled_lo; // mean_lo * rstd, for finish_centred (finalize_about; 0 elsewhere)
   };
 
   __device__ partial identity() const { return {0.0f, 0.0f, 0.0f, 0.0f}; }
@@ -237,7 +238,7 @@ template <class Affine> struct layernorm {
   /// Once per row and lane: no IEEE division (2 ulp on the variance is 1e-7 on rstd).
   __device__ stats finalize(partial p, index_t cols) const {
     float const var = __fdividef(p.m2, float(cols));
-    return {p.mean_hi, p.mean_lo, rsqrtf(var + eps)};
+    return {p.mean_hi, p.mean_lo, rsqrtf(var + eps), 0.0f};
   }
 
   template <int N>
@@ -320,7 +321,8 @@ template <class Affine> struct layernorm {
     float const n = float(cols);
     float const lo = __fdiv_rn(d.sum, n);
     float const var = fmaf(-lo, lo, __fdiv_rn(d.sum_squares, n));
-    return {centre, lo, rsqrtf((var < 0.0f ? 0.0f : var) + eps)};
+    float const rstd = rsqrtf((var < 0.0f ? 0.0f : var) + eps);
+    return {centre, lo, rstd, lo * rstd};
   }
 
   // ---- one pass about a centre known before the row (engine::centred_op) ------------------
@@ -352,7 +354,8 @@ template <class Affine> struct layernorm {
     return __fmul_rn(sums[0], 1.0f / float(N));
   }
   /// Whether deviations d (a row's, about its centre) give its variance within F <= 4, that is
-  /// (S1 / n)^2 <= 3/4 S2 / n, with a finite S2 / n (false for NaN).
+  /// (S1 / n)^2 <= 3/4 S2 / n, with a finite S2 / n (false for NaN). The same divisions as
+  /// finalize_about's: taken after it on the same d, they are one computation.
   __device__ bool centre_suffices(deviations d, index_t cols) const {
     float const n = float(cols);
     float const mean_deviation = __fdiv_rn(d.sum, n);
@@ -384,6 +387,22 @@ template <class Affine> struct layernorm {
     ROWFUSE_UNROLL
     for (int j = 0; j < N; ++j)
       x[j] = (x[j] - s.mean_lo) * s.rstd;
+    norm_detail::apply_affine(x, affine, columns);
+  }
+  /// finish2 for the one pass's deviations x - centre (finalize_about's stats): (x - lo) * rstd
+  /// as one fma an element, x * rstd - lo * rstd, whose error is the fma's and that of
+  /// lo * rstd, a term under a few units (centre_suffices bounds |lo| by two standard
+  /// deviations): a few ulps of an output of order 1, as the subtraction's rounding before the
+  /// multiply was. A constant row still gives exactly 0 before the affine: its deviations about
+  /// its first pack's mean, and so lo, are exactly 0. (finish2 keeps the subtraction: there
+  /// x - hi and lo of a constant row are a few ulps of the value, whose product with rstd
+  /// need not be exact, and the fma would leave its rounding error.)
+  template <int N, class Columns>
+  __device__ void finish_centred(float (&x)[N], stats const& s, index_t, index_t,
+                                 Columns const& columns) const {
+    ROWFUSE_UNROLL
+    for (int j = 0; j < N; ++j)
+      x[j] = fmaf(x[j], s.rstd, -s.scaled_lo);
     norm_detail::apply_affine(x, affine, columns);
   }
 
