@@ -57,7 +57,7 @@ TEST_CASE("rows of mean 1e4 and standard deviation 1: fp32 within 1e-5 on every 
 TEST_CASE("rows whose first pack is far from their mean: layernorm within tolerance everywhere") {
   // 16-bit rows the register engine reads back from staging (here 40000 and 70000 columns, on
   // the 40960- and 81920-column rows of the op alone), and group rows whose threads hold 32
-  // values (on the H200 16-bit rows of 33-1024 columns: 4 packs of 8 a lane), sum the deviations
+  // values (4 packs of 8 a lane: on the H200 the 16-bit rows here at 48-1000), sum the deviations
   // about the mean c of each row's first pack in one pass, and take a second pass where c is too
   // far from the mean for the one-pass variance (op/norm.cuh: F = 1 + (c - mean)^2 / var > 4;
   // on group rows every row of the warp takes it then); every other plan takes two passes on the

@@ -186,7 +186,7 @@ template <class Affine> struct layernorm {
     float mean_hi; // the mean is mean_hi + mean_lo
     float mean_lo;
     float rstd;
-    float scaled_lo; // mean_lo * rstd, for finish_centred (finalize_about; 0 elsewhere)
+    float scaled_lo; // mean_lo * rstd, for finish_centred (finalize_about; 0 from finalize)
   };
 
   __device__ partial identity() const { return {0.0f, 0.0f, 0.0f, 0.0f}; }
