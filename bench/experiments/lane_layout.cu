@@ -10,10 +10,12 @@
 //                loads and stores in the lanes' layout;
 //   rms-in       the same, the tile copied flat into shared memory by cp.async first;
 //   rms-in-out   the same, and y written back through shared memory and stored flat;
-// each as a ratio to cudaMemcpyAsync of the same bytes timed in the same run.
+// each as a ratio to cudaMemcpyAsync of the same bytes timed in the same run. `lane_layout N capped`
+// times the copies and rms-lanes under caps of 12, 8, 6 and 4 blocks an SM instead.
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 bench/experiments/lane_layout.cu -o lane_layout
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include <cuda_fp16.h>
 
@@ -22,7 +24,6 @@
 namespace {
 
 constexpr int block_threads = 128;
-constexpr int pack_bytes = 16;
 
 enum class kind { copy_lanes, copy_flat, rms_lanes, rms_in, rms_in_out };
 char const* name(kind k) {
@@ -139,17 +140,52 @@ void check(cudaError_t e, char const* what) {
 
 } // namespace
 
+/// The least dynamic shared memory under which at most `blocks` blocks of `kernel` fit an SM
+/// (0: as many as fit without any).
+template <class Kernel> int shared_bytes_for(Kernel kernel, int blocks) {
+  if (blocks <= 0)
+    return 0;
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024),
+        "shared memory attribute");
+  for (int bytes = 0; bytes <= 200 * 1024; bytes += 512) {
+    int fit = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, block_threads, bytes),
+          "occupancy");
+    if (fit <= blocks)
+      return bytes;
+  }
+  return 200 * 1024;
+}
+
+/// Times one kernel; `blocks_per_sm` > 0 caps the blocks an SM holds (by dynamic shared memory
+/// the kernel does not use), to tell the bytes a thread has in flight from those of an SM.
 template <int Group, int Packs, kind Kind>
-void run(median_time const& timer, uint4 const* x, uint4* y, long elements) {
+void run(median_time const& timer, uint4 const* x, uint4* y, long elements, int blocks_per_sm = 0) {
   int const cols = Group * Packs * 8;
   long const tiles = elements / (long(block_threads) * Packs * 8);
+  auto const kernel = layout_kernel<Group, Packs, Kind>;
+  int const shared = shared_bytes_for(kernel, blocks_per_sm);
+  int resident = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, block_threads, shared),
+        "occupancy");
   double const ms =
-      timer([&] { layout_kernel<Group, Packs, Kind><<<unsigned(tiles), block_threads>>>(x, y, cols); });
+      timer([&] { kernel<<<unsigned(tiles), block_threads, shared>>>(x, y, cols); });
   check(cudaGetLastError(), "launch");
   double const copy = timer([&] {
     cudaMemcpyAsync(y, x, size_t(elements) * 2, cudaMemcpyDeviceToDevice);
   });
-  std::printf("%d,%d,%d,%s,%.4f,%.4f,%.4f\n", cols, Group, Packs, name(Kind), ms, copy, copy / ms);
+  std::printf("%d,%d,%d,%s,%d,%.4f,%.4f,%.4f\n", cols, Group, Packs, name(Kind), resident, ms,
+              copy, copy / ms);
+}
+
+/// The copies and rms-lanes at 16 (uncapped), 12, 8, 6 and 4 blocks an SM.
+template <int Group, int Packs>
+void run_capped(median_time const& timer, uint4 const* x, uint4* y, long elements) {
+  for (int blocks : {0, 12, 8, 6, 4}) {
+    run<Group, Packs, kind::copy_lanes>(timer, x, y, elements, blocks);
+    run<Group, Packs, kind::copy_flat>(timer, x, y, elements, blocks);
+    run<Group, Packs, kind::rms_lanes>(timer, x, y, elements, blocks);
+  }
 }
 
 template <int Group, int Packs>
@@ -163,6 +199,7 @@ void run_all(median_time const& timer, uint4 const* x, uint4* y, long elements) 
 
 int main(int argc, char** argv) {
   int const passes = argc > 1 ? std::atoi(argv[1]) : 2;
+  bool const capped = argc > 2 && std::string(argv[2]) == "capped";
   long const elements = 1l << 27;
   __half *x, *y;
   void* flush;
@@ -176,10 +213,17 @@ int main(int argc, char** argv) {
   cudaEventCreate(&timer.stop);
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
-  std::printf("# %s\ncols,group,packs,kind,ms,copy_ms,ratio_to_copy\n", prop.name);
+  std::printf("# %s\ncols,group,packs,kind,blocks_per_sm,ms,copy_ms,ratio_to_copy\n", prop.name);
   auto const* in = reinterpret_cast<uint4 const*>(x);
   auto* out = reinterpret_cast<uint4*>(y);
-  for (int pass = 0; pass < passes; ++pass) {
+  for (int pass = 0; capped && pass < passes; ++pass) {
+    run_capped<8, 1>(timer, in, out, elements);  // 64 columns
+    run_capped<4, 4>(timer, in, out, elements);  // 128 columns
+    run_capped<16, 1>(timer, in, out, elements); // 128 columns
+    run_capped<8, 4>(timer, in, out, elements);  // 256 columns
+    run_capped<16, 2>(timer, in, out, elements); // 256 columns
+  }
+  for (int pass = 0; !capped && pass < passes; ++pass) {
     run_all<2, 4>(timer, in, out, elements);  // 64 columns, the tables' layernorm row
     run_all<8, 1>(timer, in, out, elements);  // 64 columns, QuACK's threads a row
     run_all<4, 2>(timer, in, out, elements);  // 64 columns
