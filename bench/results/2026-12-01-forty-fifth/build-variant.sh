@@ -4,7 +4,8 @@
 # `types` (default fp16,bf16) and the host runtime compiled from that tree (the plan indexes the
 # tables its kernels came from), every other object from build/sass (configured with SASS for
 # sm_90, no fast compile). Writes .device-carry/$G/rfb-V. KEEP: more objects of the tree's obj/ to
-# link (families built before, e.g. "pipelines_fp16 pipelines_bf16").
+# link (families built before, e.g. "pipelines_fp16 pipelines_bf16"). SOURCES: where the families'
+# translation units are (build/sass's generated ones unless set).
 set -e
 G=${GROUP:-s45}; V=$1; families=${2:-pipelines}; types=${3:-fp16,bf16}; T=/work/var/$G/$V; O=$T/obj; S=/work/main/build/sass
 D="-DBOOST_ALL_NO_LIB -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CUDA -DTHRUST_HOST_SYSTEM=THRUST_HOST_SYSTEM_CPP"
@@ -20,7 +21,7 @@ for t in ${types//,/ }; do
   for f in ${families//,/ }; do
     /usr/local/cuda/bin/nvcc $D -I$T/bench -I$T/include -isystem=/usr/local/cuda/include -O3 -DNDEBUG \
       --generate-code=arch=compute_90,code=[compute_90,sm_90] -lineinfo --expt-relaxed-constexpr \
-      --extended-lambda --compress-mode=size -std=c++20 -c $S/bench/generated/${f}_$t.cu \
+      --extended-lambda --compress-mode=size -std=c++20 -c ${SOURCES:-$S/bench/generated}/${f}_$t.cu \
       -o $O/${f}_$t.o -Xptxas -v > $O/ptxas_${f}_$t.txt 2>&1 &
     jobs+=($!); objs="$objs $O/${f}_$t.o"
   done
