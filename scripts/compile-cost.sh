@@ -9,8 +9,7 @@
 #   --extended-lambda, --compress-mode=size (target_compile_options; the last unless
 #   ROWFUSE_COMPRESS_FATBIN=OFF, here unless --default-compression), -I include.
 # Cases run one after the other (the machine has 2 cores); no ccache. Needs nvcc and Boost.Hana;
-# the kernel count needs cuobjdump (found on PATH, next to nvcc, or as $CUOBJDUMP) or, without
-# it, python3 and objcopy (the cubin is read straight out of the object's .nv_fatbin).
+# kernels are those ptxas reports compiling (--resource-usage, which only prints).
 set -euo pipefail
 
 usage() {
@@ -29,7 +28,7 @@ usage: scripts/compile-cost.sh [--quick] [--default-compression] [--arch sm_XX]
                      are in scope, `rf` is rowfuse (or set ROWFUSE_BOUND_CALL)
   -h, --help         this text
 Without --bound-expr/--bound-call, case (c) is skipped.
-Environment: NVCC (the compiler), CUOBJDUMP (the kernel counter).
+Environment: NVCC (the compiler).
 EOF
 }
 
@@ -102,20 +101,10 @@ fi
 [[ -n $nvcc && -x $nvcc ]] ||
   die "nvcc not found (looked on PATH, in \$CUDA_HOME/bin and /usr/local/cuda/bin; or set NVCC)"
 
-cuobjdump=${CUOBJDUMP:-}
-if [[ -z $cuobjdump ]]; then
-  cuobjdump=$(command -v cuobjdump || true)
-  if [[ -z $cuobjdump && -x $(dirname "$nvcc")/cuobjdump ]]; then
-    cuobjdump=$(dirname "$nvcc")/cuobjdump
-  fi
-fi
-if [[ -n $cuobjdump ]]; then
-  counter="cuobjdump -elf ($cuobjdump)"
-elif command -v python3 >/dev/null && command -v objcopy >/dev/null; then
-  counter="the cubin in .nv_fatbin (no cuobjdump; python3 + objcopy)"
-else
-  counter="none (no cuobjdump, nor python3 + objcopy): kernels shown as ?"
-fi
+# Kernels are counted from ptxas's own report (--resource-usage: one "Compiling entry function"
+# line a __global__ function it compiles to SASS), which the compressed fatbin no longer lets an
+# object reader see without cuobjdump; the flag only prints.
+counter="ptxas --resource-usage (entry functions compiled)"
 
 # Boost.Hana: the library's one non-CUDA dependency (Debian: libboost-dev).
 if ! printf '#include <boost/hana/version.hpp>\n' |
@@ -155,65 +144,9 @@ fi
 
 # --- measuring ---
 
-# Kernels = distinct .text.<function> sections of the device ELF (one per __global__ function;
-# a non-inlined __device__ function would add one too). An object without device code: 0.
-count_kernels() { # object
-  local obj=$1
-  if [[ -n $cuobjdump ]]; then
-    local elf
-    if ! elf=$("$cuobjdump" -elf "$obj" 2>&1); then
-      if grep -qi 'does not contain device code' <<<"$elf"; then
-        echo 0
-      else
-        echo "?"
-      fi
-      return 0
-    fi
-    awk '$NF ~ /^\.text\./ { names[$NF] = 1 } END { print length(names) }' <<<"$elf"
-  elif [[ $counter == the\ cubin* ]]; then
-    if ! objcopy -O binary --only-section=.nv_fatbin "$obj" "$tmp/fatbin.bin" 2>/dev/null ||
-      [[ ! -s $tmp/fatbin.bin ]]; then
-      echo 0
-      return 0
-    fi
-    python3 - "$tmp/fatbin.bin" <<'PY'
-# Fatbin: containers (magic 0xBA55ED50, u16 version, u16 header size, u64 size) of entries
-# (u16 kind: 1 PTX, 2 ELF; u32 header size at 4; u64 payload size at 8; u64 flags at 40, 0x2000
-# = compressed). Count .text.* sections of the uncompressed ELF (cubin) entries; ? if any is
-# compressed.
-import struct, sys
-data = open(sys.argv[1], "rb").read()
-names, compressed, pos = set(), False, 0
-while True:
-    pos = data.find(struct.pack("<I", 0xBA55ED50), pos)
-    if pos < 0:
-        break
-    _, _, hsize, size = struct.unpack_from("<IHHQ", data, pos)
-    entry, end = pos + hsize, pos + hsize + size
-    while entry + 48 <= end:
-        kind, _, ehsize, psize = struct.unpack_from("<HHIQ", data, entry)
-        (flags,) = struct.unpack_from("<Q", data, entry + 40)
-        payload = data[entry + ehsize : entry + ehsize + psize]
-        if kind == 2 and flags & 0x2000:
-            compressed = True
-        elif kind == 2 and payload[:4] == b"\x7fELF":
-            shoff, = struct.unpack_from("<Q", payload, 0x28)
-            shentsize, shnum, shstrndx = struct.unpack_from("<HHH", payload, 0x3A)
-            def header(i):
-                return struct.unpack_from("<IIQQQQ", payload, shoff + i * shentsize)
-            stroff = header(shstrndx)[4]
-            for i in range(shnum):
-                start = stroff + header(i)[0]
-                name = payload[start : payload.index(b"\0", start)].decode()
-                if name.startswith(".text."):
-                    names.add(name)
-        entry += ehsize + psize
-    pos = max(end, pos + 4)
-print("?" if compressed else len(names))
-PY
-  else
-    echo "?"
-  fi
+# Kernels = the entry functions ptxas compiled for the case (its --resource-usage log).
+count_kernels() { # ptxas log
+  grep -c "Compiling entry function" "$1" || true
 }
 
 now() { echo "$EPOCHREALTIME"; }
@@ -226,7 +159,8 @@ measure() { # case name, call statement
   for ((run = 1; run <= runs; run++)); do
     rm -f "$obj"
     start=$(now)
-    if ! (cd "$tmp" && "$nvcc" "${flags[@]}" -c "$src" -o "$obj") >"$tmp/$name.log" 2>&1; then
+    if ! (cd "$tmp" && "$nvcc" "${flags[@]}" --resource-usage -c "$src" -o "$obj") \
+      >"$tmp/$name.log" 2>&1; then
       echo "compile-cost: case ($name) failed to compile:" >&2
       printf '  %s\n' "${2:-(includes only)}" >&2
       head -40 "$tmp/$name.log" >&2
@@ -240,7 +174,7 @@ measure() { # case name, call statement
   done
   secs[$name]=$best
   bytes[$name]=$(stat -c %s "$obj")
-  kernels[$name]=$(count_kernels "$obj")
+  kernels[$name]=$(count_kernels "$tmp/$name.log")
 }
 
 echo "nvcc: $("$nvcc" --version | tail -1) ($nvcc)" >&2
