@@ -13,8 +13,9 @@ namespace rowfuse::detail {
 /// `Staged`: the input's packs travel by cp.async into shared memory (no registers held while in
 /// flight; the next row's while the current one is reduced when a block loops), and the load chain
 /// runs on the staged values; packs of 4, 8 or 16 bytes only (for others the flag is ignored).
-/// Single elements on group rows of `RowThreads` threads are staged as the block's flat tile of
-/// rows instead (engine/flat_tile.cuh), in 16-byte copies whatever the element's size.
+/// Single elements on group rows of `RowThreads` threads, and packs on group rows of 2-16
+/// `RowThreads`, are staged as the block's flat tile of rows instead (engine/flat_tile.cuh), in
+/// 16-byte copies whatever the element's size.
 /// `MinBlocksPerSM` caps registers a thread at 64K / (threads x it), as __launch_bounds__ does.
 /// `ReadsRowFirst`: single elements narrower than a float are all read before any arithmetic
 /// (tuning::register_shape::reads_row_first). `Columns`: where an op's per-column operands wait for
@@ -77,8 +78,14 @@ struct register_config {
            (!capped || (sum_values <= tuning::kept_chunk_sum_values_capped && Packs <= 2));
   }
 
-  /// The block's rows of single elements staged as one flat tile (engine::flat_tile).
-  static constexpr bool stages_flat = Staged && N == 1 && !WholeBlock;
+  /// The block's rows staged as one flat tile (engine::flat_tile): rows of single elements, and
+  /// rows of packs on a group narrower than a warp, whose loads of a pack, each lane its own,
+  /// would touch 32 / RowThreads rows of a warp and 16 x RowThreads bytes of each; a copy's fill
+  /// whole lines (lane_layout.cu, bench/NOTES.md, fifty-second session: at 64 16-bit columns on
+  /// two lanes 0.84 of a copy against 0.97).
+  static constexpr bool stages_flat =
+      Staged && !WholeBlock && (N == 1 || (RowThreads > 1 && RowThreads < 32));
+  static_assert(!(stages_flat && N > 1 && Phased), "a flat tile of packs holds rows on the grid");
   /// Each thread's packs staged in its own slots.
   template <class T>
   static constexpr bool staged = Staged && !stages_flat && async_copy_size_ok<T, N>;

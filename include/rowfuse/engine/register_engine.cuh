@@ -161,14 +161,13 @@ template <class Op> struct second_stream<Op, true> {
 /// (every slot's packs: operand_streams), `bytes(threads)` in all.
 template <class Config, class Op, class Load> struct staged_streams {
   using input_t = typename Load::element_type;
-  /// Single elements on group rows of a known group (Config::stages_flat): the block's rows as a
-  /// flat tile, two slots (one read while the next tile's copies land), in place of the input's
-  /// packs; strides up to a row's capacity and a chunk more (ld = cols + 1 at any width the row
-  /// takes).
+  /// Group rows of a known group (Config::stages_flat): the block's rows as a flat tile, two
+  /// slots (one read while the next tile's copies land), in place of the input's packs; strides
+  /// up to a row's capacity and a chunk more (ld = cols + 1 at any width the row takes).
   static constexpr bool flat = Config::stages_flat;
   static constexpr int flat_group = flat ? Config::row_threads : 1;
   using tile = flat_tile<input_t, Config::block_threads / flat_group,
-                         Config::packs * flat_group + int(16 / sizeof(input_t))>;
+                         Config::packs * flat_group * Config::pack + int(16 / sizeof(input_t))>;
   static constexpr int flat_bytes = flat ? 2 * tile::slot_bytes : 0;
   using gradient_t = typename second_stream<Op>::element_type;
   using operand_types = operand_streams<Load>;
