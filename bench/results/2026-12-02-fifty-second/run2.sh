@@ -1,9 +1,9 @@
 #!/bin/bash
-# run2.sh: on the device, from .device-carry/s52n: norm_shapes_layernorm (built from main at
+# run2.sh: on the device, from .device-carry/s52n (carried as s52z/s52n.tgz): norm_shapes_layernorm (built from main at
 # 20a43cf with its 64-column case fixed) under ctest (../2026-12-01-forty-fifth/suites.sh), then
 # layernorm fp16 at 64 columns under ncu, one launch, main before the change (rfb-M) and after it
 # (rfb-F4), and lane_layout.cu's 2 x 4 kernels (rms-lanes, rms-in) beside them; into $OUT.
-cd "$(dirname "$0")"; C=$PWD/../../../.device-carry/s52n; d=/tmp/call7; mkdir -p $d
+cd "$(dirname "$0")"; tar xzf ../../../.device-carry/s52z/s52n.tgz -C ../../../.device-carry; C=$PWD/../../../.device-carry/s52n; d=/tmp/call7; mkdir -p $d
 (cd ../2026-12-01-forty-fifth && GROUP=s52n bash suites.sh s52-suites-e 2>&1 | tail -6)
 S="--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis"
 for b in M F4; do
