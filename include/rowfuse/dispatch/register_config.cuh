@@ -80,9 +80,9 @@ struct register_config {
 
   /// The block's rows staged as one flat tile (engine::flat_tile): rows of single elements, and
   /// rows of packs on a group narrower than a warp, whose loads of a pack, each lane its own,
-  /// would touch 32 / RowThreads rows of a warp and 16 x RowThreads bytes of each; a copy's fill
-  /// whole lines (lane_layout.cu, bench/NOTES.md, fifty-second session: at 64 16-bit columns on
-  /// two lanes 0.84 of a copy against 0.97).
+  /// would touch 32 / RowThreads rows a warp instruction and 16 x RowThreads bytes of each, where
+  /// a copy's loads fill whole lines (lane_layout.cu; bench/NOTES.md, fifty-second session: a
+  /// copy in that layout at 64 16-bit columns on two lanes ran 0.84 of a memcpy).
   static constexpr bool stages_flat =
       Staged && !WholeBlock && (N == 1 || (RowThreads > 1 && RowThreads < 32));
   static_assert(!(stages_flat && N > 1 && Phased), "a flat tile of packs holds rows on the grid");
