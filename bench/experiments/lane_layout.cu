@@ -10,9 +10,9 @@
 //                loads and stores in the lanes' layout;
 //   rms-in       the same, the tile copied flat into shared memory by cp.async first;
 //   rms-in-out   the same, and y written back through shared memory and stored flat;
-// each as a ratio to cudaMemcpyAsync of the same bytes timed in the same run. `lane_layout N capped`
-// times the copies and rms-lanes under caps of 12, 8, 6 and 4 blocks an SM instead.
-// Build: nvcc -std=c++20 -O3 -arch=sm_90 bench/experiments/lane_layout.cu -o lane_layout
+// each as a ratio to cudaMemcpyAsync of the same bytes timed in the same run. `lane_layout N
+// capped` times the copies and rms-lanes under caps of 12, 8, 6 and 4 blocks an SM instead. Build:
+// nvcc -std=c++20 -O3 -arch=sm_90 bench/experiments/lane_layout.cu -o lane_layout
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -28,11 +28,16 @@ constexpr int block_threads = 128;
 enum class kind { copy_lanes, copy_flat, rms_lanes, rms_in, rms_in_out };
 char const* name(kind k) {
   switch (k) {
-  case kind::copy_lanes: return "copy-lanes";
-  case kind::copy_flat: return "copy-flat";
-  case kind::rms_lanes: return "rms-lanes";
-  case kind::rms_in: return "rms-in";
-  default: return "rms-in-out";
+  case kind::copy_lanes:
+    return "copy-lanes";
+  case kind::copy_flat:
+    return "copy-flat";
+  case kind::rms_lanes:
+    return "rms-lanes";
+  case kind::rms_in:
+    return "rms-in";
+  default:
+    return "rms-in-out";
   }
 }
 
@@ -124,7 +129,8 @@ __global__ void __launch_bounds__(block_threads)
 }
 
 __global__ void fill(__half* x, long n) {
-  for (long i = blockIdx.x * long(blockDim.x) + threadIdx.x; i < n; i += long(gridDim.x) * blockDim.x) {
+  for (long i = blockIdx.x * long(blockDim.x) + threadIdx.x; i < n;
+       i += long(gridDim.x) * blockDim.x) {
     unsigned h = unsigned(i) * 2654435761u;
     h ^= h >> 15;
     x[i] = __float2half(float(h % 8000u) / 1000.f - 4.f);
@@ -168,14 +174,12 @@ void run(median_time const& timer, uint4 const* x, uint4* y, long elements, int 
   int resident = 0;
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, block_threads, shared),
         "occupancy");
-  double const ms =
-      timer([&] { kernel<<<unsigned(tiles), block_threads, shared>>>(x, y, cols); });
+  double const ms = timer([&] { kernel<<<unsigned(tiles), block_threads, shared>>>(x, y, cols); });
   check(cudaGetLastError(), "launch");
-  double const copy = timer([&] {
-    cudaMemcpyAsync(y, x, size_t(elements) * 2, cudaMemcpyDeviceToDevice);
-  });
-  std::printf("%d,%d,%d,%s,%d,%.4f,%.4f,%.4f\n", cols, Group, Packs, name(Kind), resident, ms,
-              copy, copy / ms);
+  double const copy =
+      timer([&] { cudaMemcpyAsync(y, x, size_t(elements) * 2, cudaMemcpyDeviceToDevice); });
+  std::printf("%d,%d,%d,%s,%d,%.4f,%.4f,%.4f\n", cols, Group, Packs, name(Kind), resident, ms, copy,
+              copy / ms);
 }
 
 /// The copies and rms-lanes at 16 (uncapped), 12, 8, 6 and 4 blocks an SM.
