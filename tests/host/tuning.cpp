@@ -857,10 +857,11 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
         }));
         for (rf::index_t cols : {row.max_cols, row.max_cols - key.pack}) {
           CAPTURE(cols);
-          // A width a wide row before it holds is that row's (the plan takes the first row that
-          // holds a width): layernorm's 16-bit rows of two lanes, direct to 56 columns and on a
-          // flat tile at 57-64.
-          if (std::any_of(shapes.begin(), shapes.begin() + std::ptrdiff_t(i),
+          // A width below a row's own that a wide row before it holds is that row's (the plan
+          // takes the first row that holds a width): layernorm's 16-bit rows of two lanes, direct
+          // to 56 columns and on a flat tile at 57-64. A row's own max_cols is always its.
+          if (cols < row.max_cols &&
+              std::any_of(shapes.begin(), shapes.begin() + std::ptrdiff_t(i),
                           [&](auto const& s) { return s.wide_memory_only && s.max_cols >= cols; }))
             continue;
           rf::plan const wide = rf::detail::choose_plan("op", 4096, cols, key.pack,

@@ -943,8 +943,9 @@ inline constexpr auto layernorm_16bit = with_wide_memory_rows(
         // 48 / 64 0.56 / 0.65 / 0.79 -> 0.68 / 0.80 / 0.83, but 16 / 32 0.72 / 0.81 -> 0.59 / 0.66
         // (a lane a row), so a row of the H100 row's shape keeps the widths to 32.
         // Fifty-second session (rowfuse-bench, fp16 / bf16): the same shape staged as a flat tile
-        // (two lanes a row, the group fixed) at 64 columns 0.838 / 0.813 -> 0.887 / 0.852, but at
-        // 40 / 48 -0.06 fp16 and 56 bf16 -0.016: it keeps the widths past 56.
+        // (two lanes a row, the group fixed) at 64 columns 0.845 / 0.809 -> 0.886 / 0.850 (call4),
+        // but over all of 33-64 at 40 / 48 -0.06 fp16 and 56 bf16 -0.016 (call3): it keeps the
+        // widths past 56.
         for_wide_memory({32, 2, 128, false, 1, false, true, 6}),
         for_wide_memory({56, 4, 128, false, 1, false, false, 6}),
         for_wide_memory({64, 4, 128, false, 1, true, false, 6, true, 2}),
