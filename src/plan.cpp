@@ -156,8 +156,11 @@ plan narrow_phased_shape(plan p, int pack, std::span<tuning::register_shape cons
 
 /// Whether the plan may take row `s` on `device`: rows for devices of wide memory
 /// (tuning::register_shape::wide_memory_only) on such a device, for rows on the 16-byte grid (they
-/// have no phased kernel); every other row everywhere.
+/// have no phased kernel); rows for phased plans (tuning::register_shape::phased_only) in those
+/// alone; every other row everywhere.
 bool row_for(tuning::register_shape const& s, device_info const& device, bool phased) {
+  if (s.phased_only)
+    return phased;
   return !s.wide_memory_only || (device.wide_memory() && !phased);
 }
 
@@ -382,7 +385,11 @@ plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engin
   bool const register_engine = p.engine == engine_kind::warp_rows ||
                                p.engine == engine_kind::block_rows ||
                                p.engine == engine_kind::cluster_rows;
-  if (whole == 0 || !register_engine || p.group < 2 * pack - 2)
+  // Edges one a lane on groups the launch chooses; a compile-time group narrower than
+  // 2 x pack - 2 lanes holds several a lane (register_config::edges_per_lane).
+  bool const edges_held =
+      p.group >= 2 * pack - 2 || (p.shape >= 0 && shapes[std::size_t(p.shape)].row_threads > 0);
+  if (whole == 0 || !register_engine || !edges_held)
     return refuse(p, op, ": phased rows of packs of ", pack, " need a register shape that holds ",
                   "the row and spans at least ", 2 * pack - 2, " lanes for cols = ", cols);
   if (!shapes[std::size_t(p.shape)].has_phased_kernel ||

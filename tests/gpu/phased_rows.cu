@@ -3,8 +3,8 @@
 // the attention chain, layernorm and rmsnorm (gamma and beta read off their grid), the residual
 // block (its bias read off its grid) and layernorm -> fp8 against the host reference on every
 // engine and pack a call plans, with rows that start at every offset from the grid, widths from a
-// few columns to cluster rows, and the elements around each row (its ld padding, the buffer
-// before it) left as they were.
+// few columns (16-bit rows of a pack or two a lane, their edges several a lane) to cluster rows,
+// and the elements around each row (its ld padding, the buffer before it) left as they were.
 #include "norm_support.cuh"
 #include "softmax_case.cuh"
 #include "support.cuh"
@@ -42,11 +42,17 @@ template <class T, bool Log> void check_op(long cols, layout l, std::mt19937& rn
   bool const aligned = cols % wide == 0 && l.offset % wide == 0 && l.ld_extra % wide == 0;
   rf::plan const& automatic = plans.front().plan;
   // Input and output share their layout, so rows off the grid take phased packs wherever a
-  // register row holds the width (to 32768 columns in every table), the edges one a lane.
-  if (!aligned && cols >= 256 && cols <= 32768) {
+  // register row holds the width (to 32768 columns in every table), the edges one a lane; 16-bit
+  // rows from one whole pack to 135 columns on the rows for phased plans alone, whose groups of 4
+  // and 8 lanes hold several edges a lane (tuning::phased_narrow_16bit).
+  long const whole = cols / wide * wide;
+  bool const narrow_phased = sizeof(T) == 2 && whole >= wide && whole <= 128;
+  if (!aligned && ((cols >= 256 && cols <= 32768) || narrow_phased)) {
     CHECK(automatic.phased);
     CHECK(automatic.pack == wide);
   }
+  if (!aligned && narrow_phased)
+    CHECK(automatic.group == (whole <= 64 ? 4 : 8));
   if (aligned)
     CHECK(!automatic.phased);
   for (test::planned const& each : plans) {
@@ -60,7 +66,8 @@ template <class T, bool Log> void check_layouts(unsigned seed) {
   std::mt19937 rng(seed);
   int const wide = rf::detail::widest_pack<T>;
   // Odd widths from a few columns (no whole pack) to cluster rows; every offset from the grid.
-  for (long cols : {5L, 13L, 300L, 1000L, 4097L, 8191L, 16383L, 40001L}) {
+  for (long cols : {5L, 9L, 13L, 33L, 60L, 63L, 71L, 100L, 127L, 135L, 200L, 263L, 300L, 1000L,
+                    4097L, 8191L, 16383L, 40001L}) {
     if (test::small_mode() && cols > 20000)
       continue;
     for (long offset = 0; offset < wide; ++offset)
@@ -194,7 +201,7 @@ TEST_CASE("phased rows: layernorm and rmsnorm, gamma and beta read off their gri
   std::mt19937 rng(18);
   auto const gamma_beta = [](auto const* g, auto const* b) { return rf::affine(g, b); };
   auto const gamma_only = [](auto const* g, auto const*) { return rf::affine(g); };
-  for (long cols : {300L, 1001L, 4097L, 16383L, 40001L, 100003L}) {
+  for (long cols : {33L, 100L, 263L, 300L, 1001L, 4097L, 16383L, 40001L, 100003L}) {
     for (long offset : {1L, 3L, 6L}) {
       CAPTURE(cols);
       CAPTURE(offset);

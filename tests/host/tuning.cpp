@@ -114,11 +114,22 @@ TEST_CASE("every table lists one engine's rows in order of width, each able to h
       CAPTURE(key.pack);
       REQUIRE(!shapes.empty());
       for (auto engine : engines) {
+        // Rows for phased plans alone (for_phased_rows) stand first, in their own order.
         rf::index_t previous = 0;
+        bool in_phased_rows = true;
         for (auto const& s : shapes) {
           if (engine_of(s) != engine)
             continue;
           CAPTURE(s.max_cols);
+          CAPTURE(s.phased_only);
+          if (in_phased_rows && !s.phased_only) {
+            in_phased_rows = false;
+            previous = 0;
+          }
+          CHECK(s.phased_only == in_phased_rows);
+          // Their edges spread over a compile-time group (register_config::edges_per_lane).
+          if (s.phased_only)
+            CHECK((s.row_threads > 0 && s.has_phased_kernel && !s.wide_memory_only));
           CHECK(s.max_cols >= previous);
           CHECK(rf::tuning::capacity(s, key.pack) >= s.max_cols);
           CHECK(s.block_threads % 32 == 0);
@@ -428,9 +439,32 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs (in registers 
     CHECK(p.group >= 14);
     CHECK(wide[std::size_t(p.shape)].max_cols >= cols / 8 * 8);
   }
-  // Rows of fewer than 14 lanes (a pack or two a lane on narrow rows), no whole pack, rows past
-  // the registers and engines that hold no row in registers: not phased, and the plan says why.
-  for (rf::index_t cols : {5, 40, 300000}) {
+  // Narrow rows: the rows for phased plans alone, whose compile-time groups of 4 and 8 lanes hold
+  // the row's 14 edge elements at most, several a lane; rows on the grid never take them.
+  for (rf::index_t cols : {9, 33, 40, 63, 71, 72, 100, 135}) {
+    CAPTURE(cols);
+    rf::plan const p = phased(cols);
+    CHECK(p.phased);
+    CHECK(p.refused.empty());
+    rf::tuning::register_shape const& s = wide[std::size_t(p.shape)];
+    CHECK(s.phased_only);
+    CHECK(p.group == s.row_threads);
+    CHECK(s.max_cols >= cols / 8 * 8);
+    rf::plan const aligned = rf::detail::choose_plan("softmax", 4096, cols / 8 * 8, 8,
+                                                     rf::engine_kind::automatic, h100, wide);
+    CHECK(!wide[std::size_t(aligned.shape)].phased_only);
+  }
+  // Past them, the rows aligned plans take, phased on run-time groups of 16 lanes or more.
+  for (rf::index_t cols : {136, 200, 263}) {
+    CAPTURE(cols);
+    rf::plan const p = phased(cols);
+    CHECK(p.phased);
+    CHECK(!wide[std::size_t(p.shape)].phased_only);
+    CHECK(p.group >= 14);
+  }
+  // No whole pack, rows past the registers and engines that hold no row in registers: not phased,
+  // and the plan says why.
+  for (rf::index_t cols : {5, 300000}) {
     CAPTURE(cols);
     rf::plan const p = phased(cols);
     CHECK(!p.phased);
@@ -493,13 +527,24 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs (in registers 
   CHECK(bounded_300.phased);
   CHECK(bounded_300.packs == 2);
   CHECK(bounded_300.group == 32);
+  // Layernorm's 4-pack row would leave rows of 17-32 packs (136-263 columns) 8 lanes, too few for
+  // one edge a lane: its rows for phased plans alone hold them, the edges two a lane; under a
+  // store chain, whose table has none, the rule takes its 2-pack row, 16 lanes.
+  auto const layernorm_store_chain =
+      rf::detail::register_shapes(2, 8, shape_family::layernorm_store_chain);
   for (rf::index_t cols : {140, 260}) {
     CAPTURE(cols);
     rf::plan const narrow = rf::detail::try_phased_plan(
         "layernorm", 4096, cols, 8, rf::engine_kind::automatic, h100, layernorm_alone);
     CHECK(narrow.phased);
-    CHECK(narrow.packs == 2);
-    CHECK(narrow.group == 16);
+    CHECK(layernorm_alone[std::size_t(narrow.shape)].phased_only);
+    CHECK(narrow.packs == 4);
+    CHECK(narrow.group == 8);
+    rf::plan const chained = rf::detail::try_phased_plan(
+        "layernorm", 4096, cols, 8, rf::engine_kind::automatic, h100, layernorm_store_chain);
+    CHECK(chained.phased);
+    CHECK(chained.packs == 2);
+    CHECK(chained.group == 16);
   }
   // Past 32768 columns layernorm's 16-bit tables (alone and under a store chain) read their rows
   // back from staging (held), and so do their phased rows: each takes the row its whole packs

@@ -113,25 +113,35 @@ template <class T, int N, class Op, class Load, class Store> constexpr auto cons
   return tuning::shapes_for<int(sizeof(T)), N, shape_family_of<Op, Load, Store>>();
 }
 
-/// Whether table row I can plan a width inside Range: automatic plans take it for widths up to
-/// its max_cols above the previous row's (a row for devices of wide memory takes none from the
-/// row after it: tuning::with_wide_memory_rows); forced ones for any width up to its capacity.
-template <auto const& Table, std::size_t I, int N, cols_range Range> constexpr bool admitted() {
+/// Whether table row I can plan a width inside Range, in aligned or (`Phased`) phased plans:
+/// automatic plans take it for widths up to its max_cols above the previous row's that those
+/// plans take (rows for devices of wide memory, tuning::with_wide_memory_rows, plan aligned rows
+/// on such devices alone; rows for phased plans, tuning::for_phased_rows, phased rows alone);
+/// forced ones for any width up to its capacity.
+template <auto const& Table, std::size_t I, int N, cols_range Range, bool Phased>
+constexpr bool admitted() {
   index_t lowest = 1;
   for (std::size_t before = I; before-- > 0;) {
-    if (Table[I].wide_memory_only || !Table[before].wide_memory_only) {
+    bool const passed_by = Phased ? Table[before].wide_memory_only
+                                  : Table[before].phased_only || (Table[before].wide_memory_only &&
+                                                                  !Table[I].wide_memory_only);
+    if (!passed_by) {
       lowest = Table[before].max_cols + 1;
       break;
     }
   }
   index_t const highest = std::max(Table[I].max_cols, tuning::capacity(Table[I], N));
-  return Range.max >= lowest && Range.min <= highest;
+  // A phased plan takes the row that holds a width's whole packs.
+  index_t const narrowest = Phased ? Range.min / N * N : Range.min;
+  return Range.max >= lowest && narrowest <= highest;
 }
 
-/// Whether row I has a kernel for phased rows (`Phased`) or aligned ones (every row).
+/// Whether row I has a kernel for phased rows (`Phased`) or aligned ones (every row but those for
+/// phased plans alone).
 template <auto const& Table, std::size_t I, int N, cols_range Range, bool Phased>
 constexpr bool compiled_row() {
-  return admitted<Table, I, N, Range>() && (!Phased || Table[I].has_phased_kernel);
+  return admitted<Table, I, N, Range, Phased>() &&
+         (Phased ? Table[I].has_phased_kernel : !Table[I].phased_only);
 }
 
 /// Which rows of Table a call bounded by Range instantiates kernels for, phased or aligned.

@@ -112,7 +112,8 @@ plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind 
 /// try_plan for phased rows of packs of `pack` (plan::phased; the caller checks the views): the
 /// shapes that hold a row's whole packs, at most cols / pack of them (its head and tail are single
 /// elements), in registers or read back from their staging slot (column_placement::held), a row
-/// spanning at least 2 x pack - 2 lanes (one edge element a lane). Where the automatic plan's
+/// spanning at least 2 x pack - 2 lanes (one edge element a lane) or a compile-time group (several
+/// a lane: tuning::for_phased_rows's rows, first in a table). Where the automatic plan's
 /// shape passes phased plans by (tuning::register_shape::phased_passes_by), the first block row
 /// and then the first cluster row that holds the packs and has a phased kernel. On group
 /// rows of a run-time group too narrow for the edges, or of 32 lanes filled to at most 5/8, the

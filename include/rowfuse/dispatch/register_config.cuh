@@ -14,8 +14,8 @@ namespace rowfuse::detail {
 /// flight; the next row's while the current one is reduced when a block loops), and the load chain
 /// runs on the staged values; packs of 4, 8 or 16 bytes only (for others the flag is ignored).
 /// Single elements on group rows of `RowThreads` threads, and packs on group rows of 2-16
-/// `RowThreads`, are staged as the block's flat tile of rows instead (engine/flat_tile.cuh), in
-/// 16-byte copies whatever the element's size.
+/// `RowThreads` (on the grid or phased), are staged as the block's flat tile of rows instead
+/// (engine/flat_tile.cuh), in 16-byte copies whatever the element's size.
 /// `MinBlocksPerSM` caps registers a thread at 64K / (threads x it), as __launch_bounds__ does.
 /// `ReadsRowFirst`: single elements narrower than a float are all read before any arithmetic
 /// (tuning::register_shape::reads_row_first). `Columns`: where an op's per-column operands wait for
@@ -85,7 +85,11 @@ struct register_config {
   /// copy in that layout at 64 16-bit columns on two lanes ran 0.84 of a memcpy).
   static constexpr bool stages_flat =
       Staged && !WholeBlock && (N == 1 || (RowThreads > 1 && RowThreads < 32));
-  static_assert(!(stages_flat && N > 1 && Phased), "a flat tile of packs holds rows on the grid");
+  /// A phased row's edge elements a lane (engine/phased_row.cuh: at most 2N - 2 a row): one on
+  /// whole-block rows and groups chosen at run time, which the plan gives 2N - 2 lanes or more;
+  /// on a compile-time group of fewer lanes, as many as spread them over it.
+  static constexpr int edges_per_lane =
+      !Phased || WholeBlock || RowThreads == 0 ? 1 : (2 * N - 2 + RowThreads - 1) / RowThreads;
   /// Each thread's packs staged in its own slots.
   template <class T>
   static constexpr bool staged = Staged && !stages_flat && async_copy_size_ok<T, N>;

@@ -108,7 +108,10 @@ inline constexpr int columns_ahead_packs = 2;
 ///    was measured to win (forty-sixth session, H200, row_shapes.cu round 38): under register
 ///    caps of three blocks of 256 threads it left ptxas 8 bytes of spill where the two rounds
 ///    spilled 80 (softmax fp16 32768 columns on 8 x 256 in 2: 0.81 -> 0.96), but on staged
-///    persistent clusters it lost 0.02-0.06.
+///    persistent clusters it lost 0.02-0.06;
+///  - phased_only: a row for phased plans alone (for_phased_rows): rows off the 16-byte grid
+///    whose views start each row equally far off it; it has no kernel for aligned rows, which
+///    plan as if it were not there. Such rows stand first in their table.
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -130,6 +133,7 @@ struct register_shape {
   bool sums_from_first_row = false;
   bool wide_memory_only = false;
   bool exchanges_once = false;
+  bool phased_only = false;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
@@ -191,6 +195,12 @@ constexpr register_shape phased_elsewhere(register_shape row) {
 constexpr register_shape for_wide_memory(register_shape row) {
   row.wide_memory_only = true;
   row.has_phased_kernel = false;
+  return row;
+}
+
+/// `row` for phased plans alone (register_shape::phased_only).
+constexpr register_shape for_phased_rows(register_shape row) {
+  row.phased_only = true;
   return row;
 }
 
@@ -274,6 +284,8 @@ rows_with(std::array<register_shape, Size> const& rows, register_shape const (&i
     out[i] = rows[i];
   for (register_shape const& row : inserted) {
     std::size_t at = 0;
+    while (at < size && out[at].phased_only) // rows for phased plans alone stay first
+      ++at;
     while (at < size &&
            (before_its_width ? out[at].max_cols < row.max_cols : out[at].max_cols <= row.max_cols))
       ++at;
@@ -314,6 +326,41 @@ constexpr std::array<register_shape, Size + Wide>
 with_wide_memory_rows(register_shape const (&rows)[Size], register_shape const (&wide)[Wide]) {
   return with_wide_memory_rows(std::to_array(rows), wide);
 }
+
+/// `rows` after `phased` (for_phased_rows rows, for phased plans alone): a phased plan takes the
+/// first of them that holds its whole packs before any of `rows`, and aligned plans pass them by.
+template <std::size_t Phased, class Rows>
+constexpr auto with_phased_rows(register_shape const (&phased)[Phased], Rows const& rows) {
+  for (register_shape const& row : phased)
+    if (!row.phased_only)
+      throw "with_phased_rows: each row must be marked for_phased_rows";
+  return join_rows(std::to_array(phased), rows);
+}
+
+/// 16-bit rows off the 16-byte grid of up to 135 columns whose views start each row equally far
+/// off it (an odd width, ld = cols + 1 on both sides): packs of 8 from each row's first column on
+/// the grid, on compile-time groups staged as the block's flat tile (engine/flat_tile.cuh), the
+/// head and tail elements (up to 14 a row) spread over the group, four a lane on 4 lanes and two
+/// on 8. Measured on an H200 (fifty-third session, bench/NOTES.md; the single elements they pass
+/// by in brackets, fp16): aligned 60 / 100 / 127 columns softmax 0.70 / 0.61 / 0.71 ([0.55 / 0.48 /
+/// 0.60]), rmsnorm 0.64 / 0.66 / 0.79 ([0.47 / 0.45 / 0.57]); every view one element off, ld =
+/// cols + 1, at 33-128 columns +0.01-0.19 but softmax's 56-63 (-0.04 to -0.09). Two packs on 16
+/// lanes to 256 lost 0.01-0.14 at 136-256 columns on three of the four ops. Capped at eight blocks
+/// an SM (64 registers; ptxas gave them 56-80): softmax 100 / 127 aligned +0.05 / +0.07,
+/// log-softmax 60 / 63 +0.08, every other cell within -0.05 to +0.05.
+inline constexpr register_shape phased_narrow_16bit[] = {
+    for_phased_rows({64, 2, 128, false, 1, true, false, 8, true, 4}),
+    for_phased_rows({128, 2, 128, false, 1, true, false, 8, true, 8}),
+};
+
+/// Layernorm's: phased_narrow_16bit's, and four packs on 8 lanes to 256 columns, which gained
+/// 0.04-0.09 there (but 0.03 lost at 255 columns off the grid); under the cap ptxas spills 50
+/// bytes of it, and it ran 0.01-0.04 faster than uncapped at 136-255 columns.
+inline constexpr register_shape phased_narrow_layernorm_16bit[] = {
+    for_phased_rows({64, 2, 128, false, 1, true, false, 8, true, 4}),
+    for_phased_rows({128, 2, 128, false, 1, true, false, 8, true, 8}),
+    for_phased_rows({256, 4, 128, false, 1, true, false, 8, true, 8}),
+};
 
 // The tables below were measured on an H100 80GB HBM3 on 2026-11-23 with
 // bench/experiments/row_shapes.cu (2^27 elements, inputs uniform in [-4, 4), ratio to a
@@ -397,7 +444,7 @@ inline constexpr register_shape softmax_16bit_h100[] = {
 /// H200's covers only part of an H100 row's widths, a row of the H100 row's own shape takes the
 /// rest (the same kernels).
 inline constexpr auto softmax_16bit = with_wide_memory_rows(
-    softmax_16bit_h100,
+    with_phased_rows(phased_narrow_16bit, softmax_16bit_h100),
     {
         for_wide_memory({512, 4, 256, false, 1, false, false, 1}),  // 0.998 ([0.922])
         for_wide_memory({16384, 16, 128, true, 1, true, false, 1}), // 0.975 ([0.893])
@@ -539,7 +586,7 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
 /// 0.03-0.06 at 10248 and 24584 columns, and are not here. The rows of rounds 38, 40, 43-45, 47 and
 /// 48 (forty-sixth to forty-ninth sessions) follow, each group under its own comment.
 inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
-    log_softmax_16bit_h100,
+    with_phased_rows(phased_narrow_16bit, log_softmax_16bit_h100),
     {
         // Round 43 (forty-seventh session), rowfuse-bench on main (the rows they pass by) in
         // brackets: group rows of 2 packs on a persistent grid to 224 columns (4 packs ran 0.06
@@ -738,7 +785,7 @@ inline constexpr register_shape rmsnorm_16bit_h100[] = {
 /// without its cap of two blocks ran 0.775); the rows of rounds 38, 40, 43-45 and 47 (forty-sixth
 /// to forty-ninth sessions), each group under its own comment.
 inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
-    rmsnorm_16bit_h100,
+    with_phased_rows(phased_narrow_16bit, rmsnorm_16bit_h100),
     {
         // Round 43 (forty-seventh session; rowfuse-bench on main in brackets): 32 / 64 / 128
         // columns 0.955 / 0.960 / 0.946 ([0.911 / 0.914 / 0.896]) on 2 packs under a cap of six;
@@ -901,7 +948,7 @@ inline constexpr auto layernorm_16bit_h100 = insert_rows(
 /// gamma and beta held; the rows of rounds 43-45 (forty-seventh and forty-eighth sessions), each
 /// group under its own comment.
 inline constexpr auto layernorm_16bit = with_wide_memory_rows(
-    layernorm_16bit_h100,
+    with_phased_rows(phased_narrow_layernorm_16bit, layernorm_16bit_h100),
     {
         // Round 43 (forty-seventh session): a warp a row at 1024 and 2048 columns (rowfuse-bench on
         // main in brackets). Taken from 96 columns down, it lost 0.14-0.65 of a copy: a row of the

@@ -1,9 +1,11 @@
 // Flat tiles: a block's tile of consecutive rows of single elements, staged in shared memory as
 // the one span of memory they cover, so that rows off the 16-byte grid (odd widths, pointers a few
-// elements off, ld = cols + 1) travel in 16-byte cp.async copies as aligned rows do. Rows of packs
-// on groups of 2-16 lanes take them too, on the grid (register_config::stages_flat): each lane's
-// own loads of a pack would touch 32 / group rows a warp instruction and a sector or two of each
-// line, where the tile's copies fill lines (bench/NOTES.md, fifty-second session).
+// elements off, ld = cols + 1) travel in 16-byte cp.async copies as aligned rows do. Rows of
+// packs on groups of 2-16 lanes take them too (register_config::stages_flat): each lane's own
+// loads of a pack would touch 32 / group rows a warp instruction and a sector or two of each line,
+// where the tile's copies fill lines (bench/NOTES.md, fifty-second session). Their rows may be
+// phased (engine/phased_row.cuh): the slot keeps each element's offset from the 16-byte grid
+// (`first`), so a pack that starts on the grid in global memory starts on it in the slot too.
 //
 // Rows of a few dozen single elements are bound by the bytes a warp has in flight: read element
 // by element, a warp holds a few hundred bytes of loads at once, and an SM needs some 16 KB in

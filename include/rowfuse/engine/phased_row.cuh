@@ -5,8 +5,9 @@
 // it: detail::row_phase), row r's columns first_r, first_r + N, ... begin a pack of N elements in
 // every view at once. The register engine then moves the row's middle in packs, as on aligned
 // rows, and its head (the columns before first_r) and tail (those after the last whole pack), at
-// most 2N - 2 of them, one element a lane. first_r changes from row to row where ld is not a
-// multiple of N, so it is worked out from each row's address.
+// most 2N - 2 of them, as single elements spread over the row's lanes (one a lane, or several on
+// narrow compile-time groups: register_config::edges_per_lane). first_r changes from row to row
+// where ld is not a multiple of N, so it is worked out from each row's address.
 #pragma once
 
 #include <cstdint>

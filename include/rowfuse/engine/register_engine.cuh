@@ -19,8 +19,9 @@
 // p = 0 .. Packs-1 at columns (p * group + lane) * N .. +N: consecutive lanes touch consecutive
 // 16-byte pieces (coalesced), and a lane's valid packs are a prefix, which the op's reductions
 // take as a count. On phased rows (views off the 16-byte grid, phased_row.cuh) the packs start at
-// the row's first column on the grid, and lanes 0 .. edges-1 hold one more element each, of the
-// row's head or tail.
+// the row's first column on the grid, and the row's head and tail elements (its edges) are spread
+// over the lanes: edge e on lane e % group, one a lane but on compile-time groups narrower than
+// 2N - 2 lanes (register_config::edges_per_lane).
 //
 // The grid is one block (or cluster) per tile of rows, or fewer that loop over the tiles: the
 // launcher decides (dispatch/launch.cuh). Every loop bound depends only on the block (cluster),
@@ -128,10 +129,11 @@ inline constexpr bool reads_columns_off_grid<
 /// Ops whose rows can be phased (register_config::phased, phased_row.cuh): every op without
 /// per-column operands or that reads them off their grid (the forward ops, the softmax family's
 /// and the norms' backward; a gradient_op's gradient view starts its rows as far off the grid as
-/// its input: the launch checks it). A lane's edge element joins each reduction as a pack of one,
-/// a gradient_op's beside the gradient's element at its column. An ordered_rows_op's chunk sums
-/// (the norms' dgamma and dbeta) then follow a column from thread to thread, in shared memory
-/// on rows of one block (shares_chunk_sums) and in global memory on cluster rows.
+/// its input: the launch checks it). A lane's edge elements join each reduction as a pack of
+/// their count, a gradient_op's beside the gradient's elements at their columns. An
+/// ordered_rows_op's chunk sums (the norms' dgamma and dbeta) then follow a column from thread to
+/// thread, in shared memory on rows of one block (shares_chunk_sums) and in global memory on
+/// cluster rows.
 template <class Op, int N>
 inline constexpr bool phased_op = !reads_columns<Op, N> || reads_columns_off_grid<Op, N>;
 
@@ -967,22 +969,36 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         }
       }
     }
-    // A phased row's edge element of this lane (phased_row), and a gradient_op's gradient element
-    // at its column: their loads issued with the packs', transformed after them.
-    [[maybe_unused]] bool const has_edge = phased && row_ok && lane < layout.edges;
-    [[maybe_unused]] index_t edge_col = 0;
-    [[maybe_unused]] input_t edge_raw[1];
-    [[maybe_unused]] typename Load::template reads_type<1> edge_reads;
-    [[maybe_unused]] gradient_element gradient_edge_raw[1];
-    [[maybe_unused]] typename second_stream<Op>::template reads_type<1> gradient_edge_reads;
+    // A phased row's edge elements of this lane (phased_row): edges lane, lane + group, ... (a
+    // prefix of its E slots, which the reductions take as a count), and a gradient_op's gradient
+    // elements at their columns: their loads issued with the packs', transformed after them; on a
+    // flat tile the input's read from it.
+    constexpr int E = Config::edges_per_lane;
+    [[maybe_unused]] int edge_n = 0;
+    [[maybe_unused]] index_t edge_col[E] = {};
+    [[maybe_unused]] input_t edge_raw[E][1];
+    [[maybe_unused]] typename Load::template reads_type<1> edge_reads[E];
+    [[maybe_unused]] gradient_element gradient_edge_raw[E][1];
+    [[maybe_unused]] typename second_stream<Op>::template reads_type<1> gradient_edge_reads[E];
     if constexpr (phased) {
-      if (has_edge) {
-        edge_col = layout.edge_column(lane);
-        load.template read_input<1>(row, edge_col, edge_raw);
-        edge_reads = load.template read<1>(row, edge_col);
-        if constexpr (two_streams) {
-          op.gradient.template read_input<1>(row, edge_col, gradient_edge_raw);
-          gradient_edge_reads = op.gradient.template read<1>(row, edge_col);
+      ROWFUSE_UNROLL
+      for (int k = 0; k < E; ++k) {
+        if (row_ok && lane + k * group < layout.edges) {
+          edge_n = k + 1;
+          edge_col[k] = layout.edge_column(lane + k * group);
+          if constexpr (flat) {
+            if (flat_fits)
+              edge_raw[k][0] = tile.row(int(threadIdx.x) / group)[edge_col[k]];
+            else
+              load.template read_input<1>(row, edge_col[k], edge_raw[k]);
+          } else {
+            load.template read_input<1>(row, edge_col[k], edge_raw[k]);
+          }
+          edge_reads[k] = load.template read<1>(row, edge_col[k]);
+          if constexpr (two_streams) {
+            op.gradient.template read_input<1>(row, edge_col[k], gradient_edge_raw[k]);
+            gradient_edge_reads[k] = op.gradient.template read<1>(row, edge_col[k]);
+          }
         }
       }
     }
@@ -1080,31 +1096,38 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       }
     }
 
-    // The edge element's value (and the gradient's), after the packs' (its load has had their
-    // time to land).
-    [[maybe_unused]] float edge[1] = {0.0f};
-    [[maybe_unused]] float gradient_edge[1] = {0.0f};
+    // The edge elements' values (and the gradient's), after the packs' (their loads have had the
+    // packs' time to land); +0 past edge_n.
+    [[maybe_unused]] float edge[E] = {};
+    [[maybe_unused]] float gradient_edge[E] = {};
     if constexpr (phased) {
-      if (has_edge) {
-        load.template transform<1>(edge_raw, row, edge_col, edge, load_ctx, edge_reads,
-                                   load.template draw<1>(row, edge_col, cols));
-        if constexpr (two_streams) {
-          op.gradient.template transform<1>(gradient_edge_raw, row, edge_col, gradient_edge,
-                                            load_ctx, gradient_edge_reads,
-                                            op.gradient.template draw<1>(row, edge_col, cols));
-          if constexpr (sums_shared) {
-            if (sums_in_shared)
-              prepare_shared(edge, gradient_edge, row_values(), row, edge_col,
-                             op.template read_columns<1>(edge_col));
-            else
-              op.template prepare<1>(edge, gradient_edge, row_values(), row, edge_col, true);
-          } else {
-            op.template prepare<1>(edge, gradient_edge, row_values(), row, edge_col, true);
+      ROWFUSE_UNROLL
+      for (int k = 0; k < E; ++k) {
+        if (k < edge_n) {
+          float x[1];
+          load.template transform<1>(edge_raw[k], row, edge_col[k], x, load_ctx, edge_reads[k],
+                                     load.template draw<1>(row, edge_col[k], cols));
+          if constexpr (two_streams) {
+            float gx[1];
+            op.gradient.template transform<1>(gradient_edge_raw[k], row, edge_col[k], gx, load_ctx,
+                                              gradient_edge_reads[k],
+                                              op.gradient.template draw<1>(row, edge_col[k], cols));
+            // prepare rewrites both (the norms' backward: x into its normalized value).
+            if constexpr (sums_shared) {
+              if (sums_in_shared)
+                prepare_shared(x, gx, row_values(), row, edge_col[k],
+                               op.template read_columns<1>(edge_col[k]));
+              else
+                op.template prepare<1>(x, gx, row_values(), row, edge_col[k], true);
+            } else {
+              op.template prepare<1>(x, gx, row_values(), row, edge_col[k], true);
+            }
+            gradient_edge[k] = gx[0];
           }
+          edge[k] = x[0];
         }
       }
     }
-    [[maybe_unused]] int const edge_n = has_edge ? 1 : 0;
 
     // A row read back (rereads): pack p's values from the staging slot through the load chain,
     // as the transform loop above makes them. The chain's draws (dropout's decisions) are made
@@ -1157,18 +1180,27 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         y[j] = v[p * N + j];
     };
 
-    // A phased row's edge element of this lane: `finish(y, col, columns)` finishes it as a pack of
-    // one (the same callable as finish_row's, with its own columns), then it is stored.
-    [[maybe_unused]] auto const finish_edge = [&](auto finish) {
+    // A phased row's edge elements of this lane: `finish(y, col, columns, k)` finishes edge k as a
+    // pack of one (finish_row's callable, with the edge's own columns), then it is stored.
+    [[maybe_unused]] auto const finish_edges = [&](auto finish) {
       if constexpr (phased) {
-        if (has_edge) {
-          if constexpr (reads_columns<Op, 1>)
-            finish(edge, edge_col, op.template read_columns<1>(edge_col));
-          else
-            finish(edge, edge_col, detail::no_state{});
-          store.template store<1, masks_packs<Load>>(row, edge_col, edge, store_ctx);
+        ROWFUSE_UNROLL
+        for (int k = 0; k < E; ++k) {
+          if (k < edge_n) {
+            float y[1] = {edge[k]};
+            if constexpr (reads_columns<Op, 1>)
+              finish(y, edge_col[k], op.template read_columns<1>(edge_col[k]), k);
+            else
+              finish(y, edge_col[k], detail::no_state{}, k);
+            store.template store<1, masks_packs<Load>>(row, edge_col[k], y, store_ctx);
+          }
         }
       }
+    };
+    // finish_edges of a callable of finish_row's (y, col, columns).
+    [[maybe_unused]] auto const as_edge_finish = [](auto finish) {
+      return
+          [finish](auto& y, index_t col0, auto const& columns, int) { finish(y, col0, columns); };
     };
 
     // Saves the row's statistics, then finishes and stores this lane's packs: `values_of(p, y)`
@@ -1359,7 +1391,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           op.template finish_shifted<count>(y, stats, row, col0);
         };
         finish_row(stats.row, held_values, finish);
-        finish_edge(finish);
+        finish_edges(as_edge_finish(finish));
       } else {
         // Each phase over the lane's packs (held, or read back from the slot), then a phased row's
         // edge element merged after them.
@@ -1408,7 +1440,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         };
         auto const finish = finish_with(stats);
         finish_row(stats, finished_values, finish);
-        finish_edge(finish);
+        finish_edges(as_edge_finish(finish));
         if constexpr (rereads)
           refill_single_slot();
       }
@@ -1447,11 +1479,12 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       };
       finish_row(stats, held_values, finish);
       if constexpr (two_streams)
-        finish_edge([&](float(&y)[1], index_t col0, auto const&) {
-          op.template finish<1>(y, gradient_edge, stats, row, col0);
+        finish_edges([&](float(&y)[1], index_t col0, auto const&, int k) {
+          float gy[1] = {gradient_edge[k]};
+          op.template finish<1>(y, gy, stats, row, col0);
         });
       else
-        finish_edge(finish);
+        finish_edges(as_edge_finish(finish));
     }
   }
   flush_amax(store, store_ctx, &shared);
