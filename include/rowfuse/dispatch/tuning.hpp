@@ -330,11 +330,16 @@ with_wide_memory_rows(register_shape const (&rows)[Size], register_shape const (
 /// `rows` after `phased` (for_phased_rows rows, for phased plans alone): a phased plan takes the
 /// first of them that holds its whole packs before any of `rows`, and aligned plans pass them by.
 template <std::size_t Phased, class Rows>
-constexpr auto with_phased_rows(register_shape const (&phased)[Phased], Rows const& rows) {
+constexpr auto with_phased_rows(std::array<register_shape, Phased> const& phased,
+                                Rows const& rows) {
   for (register_shape const& row : phased)
     if (!row.phased_only)
       throw "with_phased_rows: each row must be marked for_phased_rows";
-  return join_rows(std::to_array(phased), rows);
+  return join_rows(phased, rows);
+}
+template <std::size_t Phased, class Rows>
+constexpr auto with_phased_rows(register_shape const (&phased)[Phased], Rows const& rows) {
+  return with_phased_rows(std::to_array(phased), rows);
 }
 
 /// 16-bit rows off the 16-byte grid of up to 135 columns whose views start each row equally far
@@ -356,11 +361,8 @@ inline constexpr register_shape phased_narrow_16bit[] = {
 /// Layernorm's: phased_narrow_16bit's, and four packs on 8 lanes to 256 columns, which gained
 /// 0.04-0.09 there (but 0.03 lost at 255 columns off the grid); under the cap ptxas spills 50
 /// bytes of it, and it ran 0.01-0.04 faster than uncapped at 136-255 columns.
-inline constexpr register_shape phased_narrow_layernorm_16bit[] = {
-    for_phased_rows({64, 2, 128, false, 1, true, false, 8, true, 4}),
-    for_phased_rows({128, 2, 128, false, 1, true, false, 8, true, 8}),
-    for_phased_rows({256, 4, 128, false, 1, true, false, 8, true, 8}),
-};
+inline constexpr auto phased_narrow_layernorm_16bit = join_rows(
+    phased_narrow_16bit, {for_phased_rows({256, 4, 128, false, 1, true, false, 8, true, 8})});
 
 // The tables below were measured on an H100 80GB HBM3 on 2026-11-23 with
 // bench/experiments/row_shapes.cu (2^27 elements, inputs uniform in [-4, 4), ratio to a
