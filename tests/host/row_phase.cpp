@@ -4,8 +4,13 @@
 // each view, in units of that view's element; the engine picks c so the input's index is a
 // multiple of N, and a view may share the pack when its own index is then a multiple of the
 // elements its pack alignment spans, min(16 bytes, N elements) / its element size, in every row.
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <random>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <doctest/doctest.h>
 
@@ -82,4 +87,48 @@ TEST_CASE("row_phase: the input itself, broadcast views and pointers off their e
   auto const one_row = rf::detail::row_phase::of(at_element<float const>(4099, 1, 300, 301));
   CHECK(one_row.admits<4>(at_element<float>(4103, 1, 300, 302)));
   CHECK(!one_row.admits<4>(at_element<float>(4100, 1, 300, 301)));
+}
+
+/// A page between two that neither read nor write: a read outside the middle one faults.
+struct guarded_page {
+  std::size_t size = std::size_t(sysconf(_SC_PAGESIZE));
+  std::byte* mapping = static_cast<std::byte*>(
+      mmap(nullptr, 3 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  guarded_page() {
+    REQUIRE(mapping != MAP_FAILED);
+    REQUIRE(mprotect(mapping, size, PROT_NONE) == 0);
+    REQUIRE(mprotect(mapping + 2 * size, size, PROT_NONE) == 0);
+  }
+  ~guarded_page() { munmap(mapping, 3 * size); }
+  std::byte* page() const { return mapping + size; }
+};
+
+template <int N> void check_halfwords_off_grid(guarded_page const& guarded, std::mt19937& rng) {
+  // Random halves, none zero: a shift by the wrong half or word shows.
+  auto* const halves = reinterpret_cast<std::uint16_t*>(guarded.page());
+  std::size_t const count = guarded.size / 2;
+  for (std::size_t i = 0; i < count; ++i)
+    halves[i] = std::uint16_t(1 + rng() % 65535u);
+  // Packs at every element offset from a 16-byte boundary, at the page's start, in its middle and
+  // ending at or just before its end: a read of more than the word holding the first element
+  // through the last element (a whole 16-byte chunk past the pack, say) faults at the edges.
+  for (std::size_t offset = 0; offset < 8; ++offset)
+    for (std::size_t first : {offset, count / 2 + offset, count - N - offset}) {
+      auto const* const from = reinterpret_cast<__half const*>(halves + first);
+      auto const pack = rf::detail::read_halfwords_off_grid<N>(from);
+      for (int j = 0; j < N; ++j) {
+        std::uint16_t bits;
+        __half const element = pack[j];
+        std::memcpy(&bits, &element, sizeof(bits));
+        CHECK(bits == halves[first + j]);
+      }
+    }
+}
+
+TEST_CASE("a 16-bit operand's pack off its grid, read as the words that hold it") {
+  guarded_page const guarded;
+  std::mt19937 rng(20261203);
+  check_halfwords_off_grid<8>(guarded, rng);
+  check_halfwords_off_grid<4>(guarded, rng);
+  check_halfwords_off_grid<2>(guarded, rng);
 }

@@ -578,12 +578,17 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // that a warp's accesses of one word are consecutive; a thread reads back only what it wrote.
   constexpr column_residence columns_at = column_residence_of<Config, Op, Load, N>;
   using columns_t = typename column_packs<Op, N>::type;
-  // On phased rows a pack's columns are off the operands' grid in most rows.
+  // On phased rows a pack's columns are off the operands' grid in most rows; a warp's lanes at
+  // one row's phase on rows of whole warps, at several rows' on narrower group rows (a group the
+  // launch sets counts as narrower: most of them are).
+  constexpr auto warp_column_phases = Config::whole_block || row_threads >= 32
+                                          ? detail::column_phases::per_warp
+                                          : detail::column_phases::per_lane;
   [[maybe_unused]] auto const read_columns_at = [&](index_t col0) {
     if constexpr (!reads_columns<Op, N>)
       return columns_t{};
     else if constexpr (phased)
-      return op.template read_columns_off_grid<N>(col0);
+      return op.template read_columns_off_grid<N, warp_column_phases>(col0);
     else
       return op.template read_columns<N>(col0);
   };

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -24,23 +26,88 @@ ROWFUSE_HD word_pack<std::remove_cv_t<T>, N> read_operand(view<T> const& operand
   return load_words<N>(static_cast<std::remove_cv_t<T> const*>(operand.row(row) + col0));
 }
 
+/// The low 32 bits of high:low shifted right by `shift` (< 32): one SHF on the device.
+ROWFUSE_HD std::uint32_t funnel_shift_right(std::uint32_t low, std::uint32_t high, unsigned shift) {
+#ifdef __CUDA_ARCH__
+  return __funnelshift_r(low, high, shift);
+#else
+  return std::uint32_t(((std::uint64_t(high) << 32) | low) >> shift);
+#endif
+}
+
+/// *at, read through the read-only data path on the device (an operand the kernel never writes):
+/// the address comes from integer arithmetic, which leaves the compiler a generic load otherwise.
+template <class Word> ROWFUSE_HD Word read_only(Word const* at) {
+#ifdef __CUDA_ARCH__
+  return __ldg(at);
+#else
+  return *at;
+#endif
+}
+
+/// A pack of N 2-byte elements at `from`, off the pack's grid, as the 4-byte words that
+/// hold it: the N / 2 words from the 4-byte boundary at or before `from`, and where `from` is half
+/// a word past that boundary the last element alone (its word could reach past the operand's end),
+/// each of the pack's words then a funnel shift of two of them. The first word then begins one
+/// element before `from`, inside the same allocation: every allocation starts on a 4-byte
+/// boundary (CUDA's allocators give 256). Against N element loads: N / 2 + 1 loads, where a warp's
+/// request of two bytes a lane 16 bytes apart costs the L1 as much as one of sixteen, and no byte
+/// permutes.
+template <int N, class Element>
+ROWFUSE_HD word_pack<Element, N> read_halfwords_off_grid(Element const* from) {
+  static_assert(sizeof(Element) == 2 && N % 2 == 0);
+  constexpr int words = N / 2;
+  auto const address = reinterpret_cast<std::uintptr_t>(from);
+  bool const half_word_off = (address & 2u) != 0;
+  auto const* const held = reinterpret_cast<std::uint32_t const*>(address & ~std::uintptr_t(3));
+  std::uint32_t loaded[words + 1];
+  ROWFUSE_UNROLL
+  for (int i = 0; i < words; ++i)
+    loaded[i] = read_only(held + i);
+  loaded[words] =
+      half_word_off ? read_only(reinterpret_cast<std::uint16_t const*>(held + words)) : 0u;
+  std::uint32_t shifted[words];
+  ROWFUSE_UNROLL
+  for (int i = 0; i < words; ++i)
+    shifted[i] = funnel_shift_right(loaded[i], loaded[i + 1], half_word_off ? 16u : 0u);
+  word_pack<Element, N> pack;
+  std::memcpy(pack.w, shifted, sizeof(shifted));
+  return pack;
+}
+
+/// How the lanes of a warp hold a phased row's per-column packs: on rows of whole warps all at
+/// one row's phase (`per_warp`), on group rows narrower than a warp at several rows' (`per_lane`).
+enum class column_phases { per_warp, per_lane };
+
 /// The operand's pack at (row, col0 .. col0 + N) where it may be off the pack's grid (a phased
 /// row's per-column operands), held as read_operand's words: one vector load where this pack is on
-/// the grid (every row of a layout whose ld is a multiple of the pack), N element loads elsewhere.
-template <int N, class T>
+/// the grid (every row of a layout whose ld is a multiple of the pack); elsewhere, for 2-byte
+/// elements read_halfwords_off_grid, for others N element loads. 2-byte packs `per_lane` take
+/// read_halfwords_off_grid alone, on the grid too: there a test a lane splits the warp, which then
+/// runs both reads (fifty-fourth session, bench/NOTES.md).
+template <int N, column_phases Phases = column_phases::per_warp, class T>
 ROWFUSE_HD word_pack<std::remove_cv_t<T>, N> read_operand_off_grid(view<T> const& operand,
                                                                    index_t row, index_t col0) {
   using element = std::remove_cv_t<T>;
   element const* const from = operand.row(row) + col0;
-  if (reinterpret_cast<std::uintptr_t>(from) % pack_alignment<element, N> == 0)
-    return load_words<N>(from);
-  element elements[N];
-  ROWFUSE_UNROLL
-  for (int j = 0; j < N; ++j)
-    elements[j] = from[j];
-  word_pack<element, N> pack;
-  std::memcpy(pack.w, elements, sizeof(elements));
-  return pack;
+  constexpr bool halfwords = sizeof(element) == 2 && N % 2 == 0;
+  if constexpr (halfwords && Phases == column_phases::per_lane) {
+    return read_halfwords_off_grid<N>(from);
+  } else {
+    if (reinterpret_cast<std::uintptr_t>(from) % pack_alignment<element, N> == 0)
+      return load_words<N>(from);
+    if constexpr (halfwords) {
+      return read_halfwords_off_grid<N>(from);
+    } else {
+      element elements[N];
+      ROWFUSE_UNROLL
+      for (int j = 0; j < N; ++j)
+        elements[j] = from[j];
+      word_pack<element, N> pack;
+      std::memcpy(pack.w, elements, sizeof(elements));
+      return pack;
+    }
+  }
 }
 
 /// Reads x[j] = operand(row, col0 + j) widened to V, with one vector load per pack.

@@ -37,16 +37,16 @@ template <int N> __device__ rowfuse::detail::no_state read_affine(no_affine_t co
   return {};
 }
 /// read_affine where col0 may be off gamma's and beta's grid (phased rows).
-template <int N, class G, class B>
+template <int N, rowfuse::detail::column_phases Phases, class G, class B>
 __device__ affine_packs<N, G, B> read_affine_off_grid(affine_params<G, B> const& affine,
                                                       index_t col0) {
   affine_packs<N, G, B> packs{};
-  packs.gamma = rowfuse::detail::read_operand_off_grid<N>(affine.gamma, 0, col0);
+  packs.gamma = rowfuse::detail::read_operand_off_grid<N, Phases>(affine.gamma, 0, col0);
   if (affine.beta.data != nullptr)
-    packs.beta = rowfuse::detail::read_operand_off_grid<N>(affine.beta, 0, col0);
+    packs.beta = rowfuse::detail::read_operand_off_grid<N, Phases>(affine.beta, 0, col0);
   return packs;
 }
-template <int N>
+template <int N, rowfuse::detail::column_phases>
 __device__ rowfuse::detail::no_state read_affine_off_grid(no_affine_t const&, index_t) {
   return {};
 }
@@ -90,11 +90,11 @@ template <int N> __device__ rowfuse::detail::no_state read_gamma(no_affine_t con
   return {};
 }
 /// read_gamma where col0 may be off gamma's grid (phased rows).
-template <int N, class G, class B>
+template <int N, rowfuse::detail::column_phases Phases, class G, class B>
 __device__ gamma_packs<N, G> read_gamma_off_grid(affine_params<G, B> const& affine, index_t col0) {
-  return {rowfuse::detail::read_operand_off_grid<N>(affine.gamma, 0, col0)};
+  return {rowfuse::detail::read_operand_off_grid<N, Phases>(affine.gamma, 0, col0)};
 }
-template <int N>
+template <int N, rowfuse::detail::column_phases>
 __device__ rowfuse::detail::no_state read_gamma_off_grid(no_affine_t const&, index_t) {
   return {};
 }
@@ -373,11 +373,11 @@ template <class Affine> struct layernorm {
       -> decltype(norm_detail::read_affine<N>(affine, col0)) {
     return norm_detail::read_affine<N>(affine, col0);
   }
-  /// The same where col0 is off gamma's and beta's grid (phased rows).
-  template <int N>
+  /// The same where col0 is off gamma's and beta's grid (phased rows; `Phases`: the warp's).
+  template <int N, rowfuse::detail::column_phases Phases = rowfuse::detail::column_phases::per_warp>
   __device__ auto read_columns_off_grid(index_t col0) const
-      -> decltype(norm_detail::read_affine_off_grid<N>(affine, col0)) {
-    return norm_detail::read_affine_off_grid<N>(affine, col0);
+      -> decltype(norm_detail::read_affine_off_grid<N, Phases>(affine, col0)) {
+    return norm_detail::read_affine_off_grid<N, Phases>(affine, col0);
   }
 
   /// From phase 2's v, x - hi, and read_columns' packs.
@@ -469,11 +469,11 @@ template <class Affine> struct rmsnorm {
       -> decltype(norm_detail::read_gamma<N>(affine, col0)) {
     return norm_detail::read_gamma<N>(affine, col0);
   }
-  /// The same where col0 is off gamma's grid (phased rows).
-  template <int N>
+  /// The same where col0 is off gamma's grid (phased rows; `Phases`: the warp's).
+  template <int N, rowfuse::detail::column_phases Phases = rowfuse::detail::column_phases::per_warp>
   __device__ auto read_columns_off_grid(index_t col0) const
-      -> decltype(norm_detail::read_gamma_off_grid<N>(affine, col0)) {
-    return norm_detail::read_gamma_off_grid<N>(affine, col0);
+      -> decltype(norm_detail::read_gamma_off_grid<N, Phases>(affine, col0)) {
+    return norm_detail::read_gamma_off_grid<N, Phases>(affine, col0);
   }
   template <int N, class Columns>
   __device__ void finish(float (&x)[N], stats const& s, index_t, index_t,

@@ -173,10 +173,10 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
 
   /// gamma's (and beta's, unused) packs at col0 off their grid, on a phased row
   /// (engine/phased_row.cuh), as the forward reads them there.
-  template <int N>
+  template <int N, rowfuse::detail::column_phases Phases = rowfuse::detail::column_phases::per_warp>
   __device__ auto read_columns_off_grid(index_t col0) const
-      -> decltype(norm_detail::read_affine_off_grid<N>(affine, col0)) {
-    return norm_detail::read_affine_off_grid<N>(affine, col0);
+      -> decltype(norm_detail::read_affine_off_grid<N, Phases>(affine, col0)) {
+    return norm_detail::read_affine_off_grid<N, Phases>(affine, col0);
   }
 
   /// x becomes x_hat and dy becomes g' = rstd * gamma * dy, with `values` = read_row(row), after
