@@ -155,9 +155,10 @@ plan narrow_phased_shape(plan p, int pack, std::span<tuning::register_shape cons
 }
 
 /// Whether the plan may take row `s` on `device`: rows for devices of wide memory
-/// (tuning::register_shape::wide_memory_only) on such a device, for rows on the 16-byte grid (they
-/// have no phased kernel); rows for phased plans (tuning::register_shape::phased_only) in those
-/// alone; every other row everywhere.
+/// (tuning::register_shape::wide_memory_only) on such a device, for rows on the 16-byte grid (a
+/// phased plan takes one only as the row of its whole packs on the grid: try_phased_plan); rows
+/// for phased plans (tuning::register_shape::phased_only) in those alone; every other row
+/// everywhere.
 bool row_for(tuning::register_shape const& s, device_info const& device, bool phased) {
   if (s.phased_only)
     return phased;
@@ -189,16 +190,17 @@ bool try_register(plan& p, engine_kind kind, std::span<tuning::register_shape co
 }
 
 /// For a phased row whose automatic shape passes phased plans by (tuning::register_shape::
-/// phased_passes_by): the first shape of `kind` whose capacity holds the plan's whole packs and
-/// that has a phased kernel, among the rows `compiled` marks (empty: every row that has one).
+/// phased_passes_by): the first shape of `kind` for this device (row_for) whose capacity holds the
+/// plan's whole packs and that has a phased kernel, among the rows `compiled` marks (empty: every
+/// row that has one).
 bool take_phased_shape(plan& p, engine_kind kind, std::span<tuning::register_shape const> shapes,
                        std::span<bool const> compiled, device_info const& device) {
   if (kind == engine_kind::cluster_rows && device.compute_capability < 90)
     return false;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     tuning::register_shape const& s = shapes[i];
-    if (engine_of(s) != kind || !s.has_phased_kernel || tuning::capacity(s, p.pack) < p.cols ||
-        (!compiled.empty() && !compiled[i]))
+    if (engine_of(s) != kind || !s.has_phased_kernel || !row_for(s, device, true) ||
+        tuning::capacity(s, p.pack) < p.cols || (!compiled.empty() && !compiled[i]))
       continue;
     take_shape(p, kind, shapes, i);
     return true;
@@ -372,6 +374,17 @@ plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engin
                      std::span<bool const> compiled) {
   index_t const whole = cols / pack * pack;
   plan p = plan_of(op, rows, whole, pack, forced, device, shapes, 4, 4, true);
+  // On a device of wide memory the row the whole packs take on the grid, where it is one for such
+  // devices with a phased kernel (tuning::for_wide_memory_phased): the same widths as on the grid.
+  if (forced == engine_kind::automatic && device.wide_memory()) {
+    plan const on_grid = plan_of(op, rows, whole, pack, forced, device, shapes, 4, 4, false);
+    if (on_grid.shape >= 0) {
+      auto const row = std::size_t(on_grid.shape);
+      if (shapes[row].wide_memory_only && shapes[row].has_phased_kernel &&
+          (compiled.empty() || compiled[row]))
+        p = on_grid;
+    }
+  }
   if (forced == engine_kind::automatic && p.shape >= 0 &&
       shapes[std::size_t(p.shape)].phased_passes_by)
     for (engine_kind const instead : {engine_kind::block_rows, engine_kind::cluster_rows})

@@ -116,15 +116,17 @@ template <class T, int N, class Op, class Load, class Store> constexpr auto cons
 /// Whether table row I can plan a width inside Range, in aligned or (`Phased`) phased plans:
 /// automatic plans take it for widths up to its max_cols above the previous row's that those
 /// plans take (rows for devices of wide memory, tuning::with_wide_memory_rows, plan aligned rows
-/// on such devices alone; rows for phased plans, tuning::for_phased_rows, phased rows alone);
-/// forced ones for any width up to its capacity.
+/// on such devices alone, and phased rows there at the same widths where they have a phased
+/// kernel; rows for phased plans, tuning::for_phased_rows, phased rows alone); forced ones for any
+/// width up to its capacity.
 template <auto const& Table, std::size_t I, int N, cols_range Range, bool Phased>
 constexpr bool admitted() {
   index_t lowest = 1;
   for (std::size_t before = I; before-- > 0;) {
-    bool const passed_by = Phased ? Table[before].wide_memory_only
-                                  : Table[before].phased_only || (Table[before].wide_memory_only &&
-                                                                  !Table[I].wide_memory_only);
+    bool const wide_passed_by = Table[before].wide_memory_only && !Table[I].wide_memory_only;
+    bool const passed_by = Phased && !Table[I].wide_memory_only
+                               ? Table[before].wide_memory_only
+                               : Table[before].phased_only || wide_passed_by;
     if (!passed_by) {
       lowest = Table[before].max_cols + 1;
       break;

@@ -198,6 +198,14 @@ constexpr register_shape for_wide_memory(register_shape row) {
   return row;
 }
 
+/// `row` for devices of wide memory alone, with a phased kernel: on such a device rows off the
+/// 16-byte grid take it at its widths as rows on the grid do; elsewhere they plan as on other
+/// devices.
+constexpr register_shape for_wide_memory_phased(register_shape row) {
+  row.wide_memory_only = true;
+  return row;
+}
+
 /// `row` for phased plans alone (register_shape::phased_only).
 constexpr register_shape for_phased_rows(register_shape row) {
   row.phased_only = true;
@@ -472,13 +480,13 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         // in brackets, in the same run.
         for_wide_memory(
             {24576, 6, 128, true, 4, false, false, 6}), // 0.891 / 0.976 ([0.756 / 0.835])
-        for_wide_memory(exchanging_once(
+        for_wide_memory_phased(exchanging_once(
             {28672, 7, 256, true, 2, false, false, 3})), // 0.903 / 0.969 ([0.857 / 0.936])
         for_wide_memory(exchanging_once(
             {57344, 7, 128, true, 8, false, false, 6})), // 0.843 / 0.931 ([0.798 / 0.884])
         for_wide_memory(exchanging_once(
             {98304, 6, 128, true, 16, false, false, 6})), // 0.790 / 0.898 ([0.734 / 0.843])
-        for_wide_memory(exchanging_once(
+        for_wide_memory_phased(exchanging_once(
             {114688, 7, 256, true, 8, false, true, 3})), // 0.796 / 0.875 ([0.732 / 0.835])
         for_wide_memory(
             {196608, 12, 128, true, 16, true, true, 1}), // 0.794 / 0.859 ([0.667 / 0.768])
@@ -497,15 +505,16 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.979 ([0.822])
         for_wide_memory({128, 2, 256, false, 1, false, false, 4}),
         for_wide_memory({192, 3, 256, false, 1, false, false, 4}),
-        for_wide_memory({320, 5, 128, false, 1, false, false, 8}), // 0.899 at 264 ([0.627])
-        for_wide_memory({384, 3, 256, false, 1, false, false, 4}), // 0.972 ([0.861])
-        for_wide_memory({640, 5, 128, false, 1, false, false, 8}), // 0.970 at 600 ([0.701])
-        for_wide_memory(
+        for_wide_memory({320, 5, 128, false, 1, false, false, 8}),        // 0.899 at 264 ([0.627])
+        for_wide_memory({384, 3, 256, false, 1, false, false, 4}),        // 0.972 ([0.861])
+        for_wide_memory_phased({640, 5, 128, false, 1, false, false, 8}), // 0.970 at 600 ([0.701])
+        for_wide_memory_phased(
             {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.980 / 0.969 ([0.700 / 0.800])
-        for_wide_memory({3072, 3, 256, false, 1, false, false, 4, true, 128}), // 0.976 at 3000
-        for_wide_memory({5120, 5, 128, false, 1, false, false, 6, true,
-                         128}), // 0.974 / 0.970 ([0.700 / 0.841])
-        for_wide_memory({6144, 6, 128, true, 1, false, false, 6}), // 0.980 ([0.893])
+        for_wide_memory_phased(
+            {3072, 3, 256, false, 1, false, false, 4, true, 128}), // 0.976 at 3000
+        for_wide_memory_phased({5120, 5, 128, false, 1, false, false, 6, true,
+                                128}), // 0.974 / 0.970 ([0.700 / 0.841])
+        for_wide_memory_phased({6144, 6, 128, true, 1, false, false, 6}), // 0.980 ([0.893])
 
         // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets.
         for_wide_memory({448, 7, 128, false, 1, true, false, 5}),  // 0.952 ([0.82])
@@ -521,8 +530,8 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         // on 5 x 256 in clusters of two (0.885 / 0.978, 5 x 512: 0.867 / 0.962) moved -0.006 to
         // +0.017 in rowfuse-bench: not taken.
         // 8200 / 10240 0.963 / 0.962 ([0.895 / 0.859])
-        for_wide_memory({10240, 5, 256, true, 1, false, false, 3}),
-        for_wide_memory({12288, 6, 256, true, 1, true, false, 3}), // 0.974 ([0.879])
+        for_wide_memory_phased({10240, 5, 256, true, 1, false, false, 3}),
+        for_wide_memory_phased({12288, 6, 256, true, 1, true, false, 3}), // 0.974 ([0.879])
     });
 
 /// Log-softmax over 16-bit inputs: softmax's rows but where round 10 (eleventh session) found
@@ -829,15 +838,16 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
         for_wide_memory({64, 2, 256, false, 1, false, false, 6}),
         for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.923 ([0.830])
         for_wide_memory({256, 4, 128, false, 1, false, false, 8}),
-        for_wide_memory({320, 5, 128, false, 1, false, false, 8}), // 0.889 at 264 ([0.705])
-        for_wide_memory({384, 3, 256, false, 1, false, false, 4}), // 0.919 ([0.901])
-        for_wide_memory({640, 5, 128, false, 1, false, false, 8}), // 0.955 at 600 ([0.785])
-        for_wide_memory(
+        for_wide_memory({320, 5, 128, false, 1, false, false, 8}),        // 0.889 at 264 ([0.705])
+        for_wide_memory({384, 3, 256, false, 1, false, false, 4}),        // 0.919 ([0.901])
+        for_wide_memory_phased({640, 5, 128, false, 1, false, false, 8}), // 0.955 at 600 ([0.785])
+        for_wide_memory_phased(
             {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.904 / 0.981 ([0.771 / 0.879])
-        for_wide_memory({3072, 3, 256, false, 1, false, false, 4, true, 128}), // 0.937 ([0.869])
-        for_wide_memory({5120, 5, 128, false, 1, false, false, 6, true,
-                         128}), // 0.931 / 0.997 ([0.815 / 0.910])
-        for_wide_memory({6144, 3, 256, true, 1, false, false, 4}), // 0.966 ([0.940])
+        for_wide_memory_phased(
+            {3072, 3, 256, false, 1, false, false, 4, true, 128}), // 0.937 ([0.869])
+        for_wide_memory_phased({5120, 5, 128, false, 1, false, false, 6, true,
+                                128}), // 0.931 / 0.997 ([0.815 / 0.910])
+        for_wide_memory_phased({6144, 3, 256, true, 1, false, false, 4}), // 0.966 ([0.940])
 
         // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets.
         for_wide_memory({768, 6, 128, false, 1, false, false, 6}), // 0.904 at 648 ([0.83])
@@ -845,7 +855,7 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
         // Round 47 (forty-ninth session), as softmax's; the 20480-column row is the H100's loaded
         // straight to registers.
         for_wide_memory({10240, 5, 128, true, 2, false, false, 6}), // 0.907 / 0.992 ([0.797 / -])
-        for_wide_memory({12288, 6, 256, true, 1, true, false, 3}),  // 0.919
+        for_wide_memory_phased({12288, 6, 256, true, 1, true, false, 3}), // 0.919
         for_wide_memory(
             {20480, 5, 512, true, 1, false, false, 2}), // 0.909 / 0.954 ([0.810 / 0.930])
     });
@@ -959,8 +969,8 @@ inline constexpr auto layernorm_16bit = with_wide_memory_rows(
         for_wide_memory({1024, 4, 128, false, 1, false, false, 8, true, 32}), // 0.932 ([0.888])
         for_wide_memory({2048, 8, 128, false, 1, false, false, 4, true, 32}), // 0.958 ([0.941])
         for_wide_memory({10240, 5, 256, true, 1, false, false, 3}),           // 0.766 / 0.881
-        for_wide_memory({12288, 6, 256, true, 1, false, false, 3}), // 0.927 / 0.884 (bf16)
-        for_wide_memory({24576, 6, 256, true, 2, true, true, 2}),   // 0.721 / 0.897
+        for_wide_memory_phased({12288, 6, 256, true, 1, false, false, 3}), // 0.927 / 0.884 (bf16)
+        for_wide_memory({24576, 6, 256, true, 2, true, true, 2}),          // 0.721 / 0.897
         for_wide_memory({28672, 7, 256, true, 2, true, true, 2}), // 0.685 / 0.830 ([0.637 / 0.760])
         for_wide_memory({32768, 8, 256, true, 2, true, true, 2, true, 0,
                          column_placement::held}),                // 0.869 ([0.808])
