@@ -123,10 +123,10 @@ template <auto const& Table, std::size_t I, int N, cols_range Range, bool Phased
 constexpr bool admitted() {
   index_t lowest = 1;
   for (std::size_t before = I; before-- > 0;) {
-    bool const wide_passed_by = Table[before].wide_memory_only && !Table[I].wide_memory_only;
-    bool const passed_by = Phased && !Table[I].wide_memory_only
-                               ? Table[before].wide_memory_only
-                               : Table[before].phased_only || wide_passed_by;
+    // A row for devices of wide memory takes its widths on the grid in phased plans too, so only
+    // aligned plans and its phased plans pass the rows for phased plans alone by.
+    bool const passed_by = (Table[before].wide_memory_only && !Table[I].wide_memory_only) ||
+                           (Table[before].phased_only && (!Phased || Table[I].wide_memory_only));
     if (!passed_by) {
       lowest = Table[before].max_cols + 1;
       break;
