@@ -83,15 +83,14 @@ engine_kind engine_of(tuning::register_shape const& s) {
 }
 
 /// The threads a block of shape `s` takes for `cols` columns in packs of `pack`: on a
-/// sized_at_launch shape, packs wider than an element and a row that fills at most
-/// sized_fill_eighths / 8 of it, the fewest whole warps a block that hold the row's packs at
-/// s.packs a thread over the shape's blocks (the launcher's twin kernel: dispatch/launch.cuh,
-/// sized_twin); the shape's otherwise.
+/// sized_at_launch shape and a row that fills at most sized_fill_eighths / 8 of it, the fewest
+/// whole warps a block that hold the row's packs at s.packs a thread over the shape's blocks (the
+/// launcher's twin kernel: dispatch/launch.cuh, sized_twin); the shape's otherwise.
 int launch_block_threads(tuning::register_shape const& s, index_t cols, int pack) {
   index_t const packs = ceil_div(cols, pack);
   // The packs one thread index holds over the row's blocks (one, or a cluster's).
   index_t const packs_over_blocks = index_t(s.packs) * s.cluster_blocks;
-  if (!s.sized_at_launch || pack == 1 ||
+  if (!s.sized_at_launch ||
       8 * packs > tuning::sized_fill_eighths * packs_over_blocks * s.block_threads)
     return s.block_threads;
   return int(ceil_div(ceil_div(packs, packs_over_blocks), 32) * 32);

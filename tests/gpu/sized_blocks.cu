@@ -1,6 +1,7 @@
 // Widths between the tables' rows. Whole-block rows on blocks the launch sizes (tuning::
 // register_shape::sized_at_launch): a row of packs that fills at most 5/8 of a sized block or
-// cluster row runs on the fewest whole warps a block that hold it, on the row's twin kernel.
+// cluster row runs on the fewest whole warps a block that hold it, on the row's twin kernel;
+// single 16-bit elements too, from 1025 columns (tuning::single_block_rows).
 // softmax, log-softmax, layernorm, rmsnorm (16-bit and fp32) and the attention chain at widths just
 // past the tables' rows, aligned and off the grid (phased), against the host reference on every
 // plan a call makes; the automatic plan asserted sized, its blocks the fewest warps. And the 16-bit
@@ -159,7 +160,100 @@ void check_norms(norm_test::layout l, long cols, bool layernorm, bool rmsnorm, s
   }
 }
 
+/// The plan at single 16-bit elements (pack 1 forced: what runs where a call's views start their
+/// rows at different distances from the 16-byte grid) from 1025 columns: 32 values a thread on
+/// block rows, the fewest whole warps that hold the row to 5/8 of the 1024-thread row (20480
+/// columns), the row's 1024 threads past it.
+void check_single_elements(rf::plan const& p, std::span<rf::tuning::register_shape const> table) {
+  INFO(rf::explain(p));
+  REQUIRE(p.pack == 1);
+  REQUIRE(p.engine == rf::engine_kind::block_rows);
+  auto const shape = test::table_row(table, p);
+  CHECK(shape.sized_at_launch);
+  CHECK(p.packs == 32);
+  CHECK(p.group == p.block_threads);
+  long const threads = p.cols <= 20480 ? (p.cols + 1023) / 1024 * 32 : 1024;
+  CHECK(p.block_threads == threads);
+}
+
 } // namespace
+
+TEST_CASE("sized blocks: single 16-bit elements, every op but the pipelines") {
+  std::mt19937 rng(48);
+  rf::launch_options const single{rf::engine_kind::automatic, 1, true};
+  // 1025 (two warps), 2049 (three), 5001 (five), 20480 (twenty), 20481 (1024 threads), one
+  // element off the grid and ld odd; every plan of each call against the host reference.
+  for (long cols : {1025L, 2049L, 5001L, 20480L, 20481L}) {
+    CAPTURE(cols);
+    long const rows = std::min(rows_for(cols), 64L);
+    test::softmax_case<__half, false> softmax(rows, cols, cols + 3, 1, rng);
+    check_single_elements(softmax(single),
+                          rf::detail::register_shapes(2, 1, rf::tuning::shape_family::softmax));
+    test::for_each_plan([&](rf::launch_options options) {
+      return options.dry_run ? softmax(options) : softmax.run_and_check(options);
+    });
+    test::softmax_case<__nv_bfloat16, true> log_softmax(rows, cols, cols + 3, 1, rng);
+    check_single_elements(log_softmax(single),
+                          rf::detail::register_shapes(2, 1, rf::tuning::shape_family::log_softmax));
+    test::for_each_plan([&](rf::launch_options options) {
+      return options.dry_run ? log_softmax(options) : log_softmax.run_and_check(options);
+    });
+    norm_test::layout const l{cols + 3, 1};
+    norm_test::shape_buffers<__half, __half, __half, __half> b(rows, cols, l, rng);
+    auto const load = rf::load(static_cast<__half const*>(b.x.d(l.offset)), rows, cols, l.ld);
+    auto const store = rf::store(b.y.d(l.offset), l.ld);
+    auto const gamma = static_cast<__half const*>(b.gamma.d(l.offset));
+    auto const beta = static_cast<__half const*>(b.beta.d(l.offset));
+    check_single_elements(
+        rf::layernorm(load, store, rf::affine(gamma, beta), 1e-5f, nullptr, {}, single),
+        rf::detail::register_shapes(2, 1, rf::tuning::shape_family::layernorm));
+    norm_test::check_shape<norm_test::layernorm_op>(
+        b, [](auto const* g, auto const* be) { return rf::affine(g, be); });
+    check_single_elements(
+        rf::rmsnorm(load, store, rf::affine(gamma), 1e-6f, nullptr, nullptr, single),
+        rf::detail::register_shapes(2, 1, rf::tuning::shape_family::rmsnorm));
+    norm_test::check_shape<norm_test::rmsnorm_op>(
+        b, [](auto const* g, auto const*) { return rf::affine(g); });
+  }
+}
+
+TEST_CASE("sized blocks: single 16-bit elements under a load-side dropout drawn a warp at a time") {
+  // Each warp of a sized single-element block holds its own consecutive columns, and draws the
+  // dropout's decisions for all its values at once (load_drawn_by_warp): the mask a function of
+  // (seed, offset, row, col) alone, as the host reference draws it, on every plan.
+  std::mt19937 rng(49);
+  for (long cols : {1025L, 5001L, 20481L}) {
+    CAPTURE(cols);
+    long const rows = 12, ld = cols + 3, offset = 1;
+    std::size_t const size = std::size_t(offset + rows * ld + 8);
+    test::mirrored<__half> x(size), y(size), y_ref(size);
+    test::fill_uniform(x.host, rng);
+    x.upload();
+    auto const chain = [](auto load) { return load | rf::dropout(0.25f, 1234, 77); };
+    std::vector<double> const exact = rf::reference::softmax(
+        chain(rf::load(x.h(offset), rows, cols, ld)), rf::store(y_ref.h(offset), ld));
+    rf::plan const single =
+        rf::softmax(chain(rf::load(static_cast<__half const*>(x.d(offset)), rows, cols, ld)),
+                    rf::store(y.d(offset), ld), nullptr, {rf::engine_kind::automatic, 1, true});
+    check_single_elements(single,
+                          rf::detail::register_shapes(2, 1, rf::tuning::shape_family::softmax));
+    test::for_each_plan([&](rf::launch_options options) {
+      test::poison(y.host);
+      y.upload();
+      rf::plan const p =
+          rf::softmax(chain(rf::load(static_cast<__half const*>(x.d(offset)), rows, cols, ld)),
+                      rf::store(y.d(offset), ld), nullptr, options);
+      if (options.dry_run)
+        return p;
+      test::sync_and_check();
+      INFO(rf::explain(p));
+      auto const got = y.download();
+      CHECK_MATCHES(test::compare(got, exact, rows, cols, ld, offset));
+      CHECK(-1 == test::written_outside(got, rows, cols, ld, offset));
+      return p;
+    });
+  }
+}
 
 TEST_CASE("sized blocks: softmax fp16") {
   check_softmax_widths<__half, false>(41);

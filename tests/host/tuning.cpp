@@ -610,8 +610,8 @@ TEST_CASE("sized rows: rows filling at most 5/8 of a sized_at_launch shape (pack
           rf::index_t const packs = (cols + key.pack - 1) / key.pack;
           // A thread's packs over the row's blocks (one, or a cluster's).
           rf::index_t const thread_packs = rf::index_t(shape.packs) * shape.cluster_blocks;
-          bool const sized = shape.sized_at_launch && key.pack > 1 &&
-                             8 * packs <= 5 * thread_packs * shape.block_threads;
+          bool const sized =
+              shape.sized_at_launch && 8 * packs <= 5 * thread_packs * shape.block_threads;
           if (shape.whole_block)
             CHECK(p.group == p.block_threads * shape.cluster_blocks);
           if (sized) {
@@ -638,6 +638,28 @@ TEST_CASE("sized rows: rows filling at most 5/8 of a sized_at_launch shape (pack
     CHECK(p.engine == rf::engine_kind::block_rows);
     CHECK(p.block_threads == threads);
     CHECK(p.group == threads);
+  }
+  // Single 16-bit elements from 1025 columns (every op's but the pipelines') on the sized rows of
+  // 32 values a thread: 1025 columns on two warps, 2049 on three, 5000 on five, 20480 (5/8 of
+  // 32768) on twenty, 20481 on the shape's 1024 threads.
+  for (shape_family family : {shape_family::softmax, shape_family::log_softmax,
+                              shape_family::rmsnorm, shape_family::layernorm}) {
+    CAPTURE(int(family));
+    auto const singles = rf::detail::register_shapes(2, 1, family);
+    for (auto [cols, threads] : {std::pair{1025, 64},
+                                 {2049, 96},
+                                 {5000, 160},
+                                 {16384, 512},
+                                 {20480, 640},
+                                 {20481, 1024}}) {
+      CAPTURE(cols);
+      rf::plan const p = rf::detail::choose_plan("softmax", 64, cols, 1, rf::engine_kind::automatic,
+                                                 h100, singles);
+      CHECK(p.engine == rf::engine_kind::block_rows);
+      CHECK(singles[std::size_t(p.shape)].sized_at_launch);
+      CHECK(p.packs == 32);
+      CHECK(p.block_threads == threads);
+    }
   }
   // Cluster rows size each block of the cluster: the held 262144-column row (8 packs x 256
   // threads in clusters of 16) of layernorm under a store chain (to fp8) takes five warps a block
@@ -942,11 +964,13 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
   // widths between the powers of two to 7168 columns: 54 16-bit op rows, 38 fp32, 28 pipeline),
   // 235 by the forty-ninth (round 47's eight 16-bit op rows past 8192 columns, one replaced), 237
   // by the fiftieth (round 49's layernorm rows to 64 columns), 238 by the fifty-second (that
-  // row's widths past 56 on a flat tile).
-  CHECK(wide_rows == 238);
-  // With a phased kernel since the fifty-fifth session: 9 of softmax's 16-bit rows, 6 of
-  // rmsnorm's, 1 of layernorm's (bench/NOTES.md).
-  CHECK(wide_phased_rows == 16);
+  // row's widths past 56 on a flat tile), 234 by the fifty-sixth (four of log-softmax's 16-bit
+  // rows dropped, so that its call's object stays under 1 MB).
+  CHECK(wide_rows == 234);
+  // With a phased kernel: since the fifty-fifth session 9 of softmax's 16-bit rows, 6 of
+  // rmsnorm's, 1 of layernorm's; since the fifty-sixth 2 more of softmax's, 3 of log-softmax's
+  // and 3 more of layernorm's (bench/NOTES.md).
+  CHECK(wide_phased_rows == 24);
   // Attention to 10240 columns plans on the H200 as on the H100 (the same shape, sized alike).
   auto const attention = rf::detail::register_shapes(2, 8, shape_family::attention);
   for (rf::index_t cols : {8200, 10240}) {

@@ -179,11 +179,9 @@ struct register_kernel_config {
 };
 
 /// Whether table row I of packs of N has a twin kernel on blocks the launch sizes
-/// (tuning::register_shape::sized_at_launch, plan::block_threads). Packs wider than an element
-/// only: the single-element tables are the packs' for rows off the grid that cannot be phased, and
-/// a twin of their rows would add kernels to every call for them.
-template <auto const& Table, std::size_t I, int N>
-inline constexpr bool sized_twin = N > 1 && Table[I].sized_at_launch;
+/// (tuning::register_shape::sized_at_launch, plan::block_threads).
+template <auto const& Table, std::size_t I>
+inline constexpr bool sized_twin = Table[I].sized_at_launch;
 
 /// Launches `kernel` with clusters of `cluster_blocks` (1: a plain launch) for the completed plan.
 template <class Kernel, class... Args>
@@ -298,7 +296,7 @@ bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store
     if constexpr (compiled_row<table, I, N, Range, Phased>()) {
       using config = typename register_kernel_config<table, I, N, Phased>::type;
       if (!launched && p.shape == int(I)) {
-        if constexpr (sized_twin<table, I, N>) {
+        if constexpr (sized_twin<table, I>) {
           using sized = typename register_kernel_config<table, I, N, Phased, true>::type;
           if (p.block_threads < config::block_threads)
             launch_register<sized>(p, op, load, store, stream, dry_run);

@@ -478,11 +478,11 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         // seven, twelve and fourteen packs a thread (3/4 and 7/8 of the next power of two), the
         // width just past the row before and the row's own in each comment, the rows they pass by
         // in brackets, in the same run.
-        for_wide_memory(
+        for_wide_memory_phased(
             {24576, 6, 128, true, 4, false, false, 6}), // 0.891 / 0.976 ([0.756 / 0.835])
         for_wide_memory_phased(exchanging_once(
             {28672, 7, 256, true, 2, false, false, 3})), // 0.903 / 0.969 ([0.857 / 0.936])
-        for_wide_memory(exchanging_once(
+        for_wide_memory_phased(exchanging_once(
             {57344, 7, 128, true, 8, false, false, 6})), // 0.843 / 0.931 ([0.798 / 0.884])
         for_wide_memory(exchanging_once(
             {98304, 6, 128, true, 16, false, false, 6})), // 0.790 / 0.898 ([0.734 / 0.843])
@@ -609,7 +609,6 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         for_wide_memory({2048, 4, 256, false, 1, false, false, 3, true, 64}), // 0.970 ([0.838])
         for_wide_memory(sized({4096, 4, 128, true, 1, false, false, 6})),     // 0.980 ([0.848])
         for_wide_memory(sized({8192, 4, 256, true, 1, false, false, 4})),     // 0.995 ([0.883])
-        for_wide_memory(sized({16384, 4, 512, true, 1, false, false, 2})),    // 0.882 ([0.844])
 
         // Round 38 (forty-sixth session): clusters under caps of three blocks of 256 threads (six
         // of 128), those of 64 values a thread exchanging once a row; rowfuse-bench on main (the
@@ -626,8 +625,6 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         // Round 40 (forty-seventh session), as softmax's: the width just past the row before and
         // the row's own, the rows they pass by in brackets, in the same run.
         for_wide_memory(
-            {24576, 6, 128, true, 4, false, false, 6}), // 0.775 / 0.883 ([0.747 / 0.849])
-        for_wide_memory(
             {28672, 7, 256, true, 2, false, false, 3}), // 0.823 / 0.903 ([0.740 / 0.819])
         for_wide_memory(
             {49152, 6, 128, true, 8, false, false, 7}), // 0.772 / 0.867 ([0.666 / 0.758])
@@ -637,24 +634,20 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
             {98304, 6, 256, true, 8, true, true, 3})), // 0.742 / 0.802 ([0.696 / 0.806])
         for_wide_memory(exchanging_once(
             {114688, 7, 256, true, 8, true, true, 3})), // 0.786 / 0.804 ([0.687 / 0.761])
-        for_wide_memory(exchanging_once(
-            {196608, 12, 128, true, 16, true, true, 1})), // 0.703 / 0.776 ([0.643 / 0.747])
-        for_wide_memory(exchanging_once(
-            {229376, 14, 128, true, 16, true, true, 1})), // 0.728 / 0.772 ([0.663 / 0.722])
 
         // Round 44 (forty-eighth session), as softmax's.
         for_wide_memory({64, 2, 256, false, 1, false, true, 4}),
         for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.871 ([0.690])
         for_wide_memory({256, 4, 128, false, 1, false, false, 8}),
-        for_wide_memory({320, 5, 128, false, 1, false, false, 8}), // 0.842 at 264 ([0.543])
-        for_wide_memory({384, 6, 128, false, 1, true, false, 8}),  // 0.937 ([0.758])
-        for_wide_memory({640, 5, 128, false, 1, false, false, 8}), // 0.915 at 600 ([0.608])
+        for_wide_memory({320, 5, 128, false, 1, false, false, 8}),        // 0.842 at 264 ([0.543])
+        for_wide_memory({384, 6, 128, false, 1, true, false, 8}),         // 0.937 ([0.758])
+        for_wide_memory_phased({640, 5, 128, false, 1, false, false, 8}), // 0.915 at 600 ([0.608])
         for_wide_memory(
             {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.927 / 0.975 ([0.633 / 0.750])
         for_wide_memory({3072, 3, 256, false, 1, false, false, 4, true, 128}), // 0.878 ([0.821])
-        for_wide_memory({5120, 5, 128, false, 1, false, false, 6, true,
-                         128}),                                   // 0.950 / 0.972 ([0.627 / 0.743])
-        for_wide_memory({6144, 6, 128, true, 1, true, false, 6}), // 0.975 ([0.837])
+        for_wide_memory_phased({5120, 5, 128, false, 1, false, false, 6, true,
+                                128}), // 0.950 / 0.972 ([0.627 / 0.743])
+        for_wide_memory_phased({6144, 6, 128, true, 1, true, false, 6}), // 0.975 ([0.837])
 
         // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets.
         for_wide_memory({160, 5, 128, false, 1, false, false, 8}), // 0.939 ([0.57])
@@ -981,14 +974,14 @@ inline constexpr auto layernorm_16bit = with_wide_memory_rows(
         // Round 44 (forty-eighth session), as softmax's; at 3000 columns no row beat the H100's.
         for_wide_memory({96, 3, 128, false, 1, false, false, 8}), // 0.804 ([0.617])
         for_wide_memory({256, 4, 128, false, 1, false, false, 6}),
-        for_wide_memory({320, 5, 128, false, 1, false, false, 8}), // 0.775 at 264 ([0.528])
-        for_wide_memory({384, 3, 128, false, 1, false, false, 8}), // 0.811 ([0.740])
-        for_wide_memory({640, 5, 128, false, 1, false, false, 8}), // 0.843 at 600 ([0.588])
-        for_wide_memory(
+        for_wide_memory({320, 5, 128, false, 1, false, false, 8}),        // 0.775 at 264 ([0.528])
+        for_wide_memory({384, 3, 128, false, 1, false, false, 8}),        // 0.811 ([0.740])
+        for_wide_memory_phased({640, 5, 128, false, 1, false, false, 8}), // 0.843 at 600 ([0.588])
+        for_wide_memory_phased(
             {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.863 / 0.968 ([0.637 / 0.764])
         for_wide_memory({5120, 5, 128, false, 1, false, false, 6, true,
                          128}), // 0.865 / 0.952 ([0.631 / 0.743])
-        for_wide_memory({6144, 6, 128, true, 1, false, false, 6}), // 0.962 ([0.821])
+        for_wide_memory_phased({6144, 6, 128, true, 1, false, false, 6}), // 0.962 ([0.821])
 
         // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets.
         for_wide_memory({128, 4, 128, false, 1, false, false, 6}),
@@ -1590,8 +1583,9 @@ inline constexpr register_shape layernorm_tee_chain_32bit[] = {
 //    lane at 1000 columns ran at 0.27 with a run-time group, 0.86-0.90 with 32 known;
 //  - a row runs near its best only where most of its threads hold all 32 values (the ops' loops
 //    then run unguarded): softmax at 4097 columns 0.62 on 32 x 256 (16-17 values a thread),
-//    0.80 on 32 x 160; so the block rows step by 32-64 threads (1024-2048 columns), each under a
-//    register cap near 64 (80 where the op needs them) that buys resident blocks.
+//    0.80 on 32 x 160; so their block rows stepped by 32-64 threads (1024-2048 columns), each
+//    under a register cap near 64 (80 where the op needed them) that buys resident blocks. One
+//    row on blocks the launch sizes replaces them (single_block_rows).
 // Each comment gives the ratio to copy over the row's widths (r13: 2100-8191 columns, whichever
 // surveyed widths it takes) or at the width named, and what held them before.
 
@@ -1607,7 +1601,7 @@ inline constexpr register_shape layernorm_tee_chain_32bit[] = {
 ///    5-33 (phased packs from 48) 0.23-0.42 -> 0.38-0.60;
 ///  - layernorm fp16: 5-64 0.07-0.34 -> 0.18-0.45, 100-128 0.36-0.43 -> 0.39-0.48; fp32 at 5-33
 ///    0.14-0.40 -> 0.34-0.54;
-///  - rmsnorm fp16 (through scalar_heavy_16bit): 5 and 17-128 0.15-0.46 -> 0.25-0.58, 16 0.31 ->
+///  - rmsnorm fp16 (on layernorm's rows then): 5 and 17-128 0.15-0.46 -> 0.25-0.58, 16 0.31 ->
 ///    0.28. rmsnorm fp32 keeps the rows before (scalar_32bit): an earlier build of these rows
 ///    (each value's read and store guarded) lost it 0.05-0.22 at 16 and 24-32 columns, and this
 ///    one was not timed on it.
@@ -1625,32 +1619,27 @@ inline constexpr register_shape flat_narrow_rows[] = {
     {256, 8, 128, false, 1, true, true, 1, true, 32},
 };
 
-/// Softmax (and log-softmax, but at 2048 columns) over single 16-bit elements (softmax /
-/// log-softmax).
-inline constexpr auto scalar_light_16bit = join_rows(
-    flat_narrow_rows,
-    {
-        // r12 at 520 / 1000: 0.66 / 0.90, 0.52 / 0.80 (round 3's 4 x 256 block rows: 0.35 / 0.65,
-        // 0.32 / 0.58)
-        {1024, 32, 128, false, 1, false, false, 8, false, 32},
-        {2048, 32, 64, true, 1, false, false, 1, false},   // r11 0.812 / 0.62 at 2047
-        {3072, 32, 96, true, 1, false, false, 8, false},   // r13 0.80-0.89 / 0.71-0.83
-        {4096, 32, 128, true, 1, false, false, 8, false},  // r13 0.81-0.94 / 0.69-0.90
-        {5120, 32, 160, true, 1, false, false, 6, false},  // r13 0.77-0.82 / 0.72-0.75 (32 x 256:
-                                                           //   0.62-0.75 / 0.41-0.52)
-        {8192, 32, 256, true, 1, false, false, 4, false},  // r13 0.80-0.90 / 0.70-0.86 (a cap of 2:
-                                                           //   0.90 / 0.60 at 8191)
-        {16384, 32, 512, true, 1, false, false, 2, false}, // r11 0.779 / 0.73 at 16383
-        {32768, 32, 1024, true, 1, false, true, 1, false}, // r11 0.614 / 0.58 at 32767
-    });
+/// Single 16-bit elements from 1025 to 32768 columns, every op's but the pipelines': 32 values a
+/// thread on 1024 threads under their cap of 64 registers, on blocks the launch sizes
+/// (sized_at_launch) to 20480 columns, the fewest whole warps that hold the row, each warp its own
+/// 1024 consecutive columns (engine/register_engine.cuh). One kernel and its twin where rounds 11
+/// and 13 (thirteenth and fourteenth sessions) had one for each of seven rows of 64-1024 threads,
+/// stepping with the width; on those rows' layout most threads held fewer than 32 values at most
+/// widths, on this one every warp but a row's last holds 32. Objects of one fp16 call 36-47 KB
+/// smaller, ratios to copy (bench/experiments/single_elements.cu, H200) in bench/NOTES.md, fifty-
+/// sixth session. Persistent past 16384 columns, as round 11's 32768-column row.
+inline constexpr register_shape single_block_rows[] = {
+    sized({16384, 32, 1024, true, 1, false, false, 1, false}),
+    sized({32768, 32, 1024, true, 1, false, true, 1, false}),
+};
 
-/// Log-softmax over single 16-bit elements: softmax's rows but at 2048 columns, where a cap of 12
-/// blocks (80 registers, against 134) gains log-softmax what it does not gain softmax (r13: 0.727
-/// against 0.621; softmax 0.805 against 0.812).
-inline constexpr auto scalar_log_softmax_16bit =
-    replace_rows(scalar_light_16bit, {
-                                         {2048, 32, 64, true, 1, false, false, 12, false},
-                                     });
+/// Softmax, log-softmax, layernorm and rmsnorm over single 16-bit elements: flat tiles to 256
+/// columns, a warp's 32 lanes a row to 1024 (r12 at 520 / 1000, softmax 0.66 / 0.90, 0.52 / 0.80,
+/// layernorm 0.49 / 0.62, 0.68 / 0.77; round 3's block rows: 0.35 / 0.65, 0.32 / 0.58 and 0.37 /
+/// 0.60, 0.26 / 0.34), then single_block_rows.
+inline constexpr auto scalar_16bit =
+    join_rows(join_rows(flat_narrow_rows, {{1024, 32, 128, false, 1, false, false, 8, false, 32}}),
+              single_block_rows);
 
 /// The pipelines' single 16-bit rows to 256 columns (round 3's, read first), and the plain ops'
 /// warp row for forced plans only (max_cols 256: the automatic plan takes the row before it).
@@ -1670,37 +1659,6 @@ inline constexpr auto scalar_attention_16bit =
                                                 {16384, 16, 1024, true, 1, false, true, 1},
                                                 {32768, 32, 1024, true, 1, false, true, 1},
                                             });
-
-/// The norms over single 16-bit elements: layernorm's rows (layernorm / rmsnorm), which caps near
-/// 64 registers suit (at 80, layernorm lost 0.05-0.08 on r13's rows of 128-256 threads).
-inline constexpr auto scalar_heavy_16bit = join_rows(
-    flat_narrow_rows,
-    {
-        // r12 at 520 / 1000: 0.49 / 0.62, 0.68 / 0.77 (round 3's 16 x 64 block rows: 0.37 / 0.60,
-        // 0.26 / 0.34)
-        {1024, 32, 128, false, 1, false, false, 8, false, 32},
-        {2048, 16, 128, true, 1, false, true, 1},          // r12 0.584 / 0.45 at 2047
-        {3072, 32, 96, true, 1, false, false, 10, false},  // r13 0.47-0.52 / 0.71-0.79
-        {4096, 32, 128, true, 1, false, false, 8, false},  // r13 0.48-0.57 / 0.69-0.82
-        {5120, 32, 160, true, 1, false, false, 6, false},  // r13 0.46-0.55 / 0.67-0.79 (32 x 256 at
-                                                           //   a cap of 2: 0.28-0.32 / 0.58-0.67)
-        {8192, 32, 256, true, 1, false, false, 4, false},  // r13 0.48-0.56 / 0.67-0.80 (a cap of 2:
-                                                           //   0.41 / 0.80 at 8191)
-        {16384, 32, 512, true, 1, false, false, 2, false}, // r11 0.518 / 0.763 (r3's: 0.37 / 0.52)
-        {32768, 32, 1024, true, 1, false, true, 1, false}, // r11 0.446 / 0.613 (read first: 0.33 /
-                                                           //   0.29)
-    });
-
-/// RMSNorm over single 16-bit elements: the norms' rows but where rounds 11 and 13 found others
-/// faster for rmsnorm (layernorm's figures in brackets).
-inline constexpr auto scalar_rmsnorm_16bit =
-    replace_rows(scalar_heavy_16bit,
-                 {
-                     {2048, 32, 64, true, 1, false, true, 1, false},  // r11 0.731 ([0.39]; r3's
-                                                                      //   16 x 128: 0.451)
-                     {3072, 32, 96, true, 1, false, false, 8, false}, // r13 0.73-0.82 (the cap
-                                                                      //   of 10: 0.71-0.79)
-                 });
 
 /// LayerNorm under a chain (the residual pipelines) over single 16-bit elements: round 3's norm
 /// rows, read first.
@@ -2007,20 +1965,14 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
     else
       return scalar_32bit;
   } else if constexpr (Pack == 1) {
-    if constexpr (Family == shape_family::softmax)
-      return scalar_light_16bit;
-    else if constexpr (Family == shape_family::log_softmax)
-      return scalar_log_softmax_16bit;
-    else if constexpr (Family == shape_family::attention)
+    if constexpr (Family == shape_family::attention)
       return scalar_attention_16bit;
-    else if constexpr (Family == shape_family::rmsnorm)
-      return scalar_rmsnorm_16bit;
     else if constexpr (Family == shape_family::layernorm_chain ||
                        Family == shape_family::layernorm_tee_chain ||
                        Family == shape_family::layernorm_store_chain)
       return scalar_heavy_chain_16bit;
     else
-      return scalar_heavy_16bit;
+      return scalar_16bit;
   } else if constexpr (ElementBytes == 4) {
     if constexpr (Family == shape_family::softmax)
       return softmax_32bit;

@@ -13,15 +13,16 @@
 // A whole-block row, of one block or of a cluster's, may run on a twin kernel whose blocks the
 // launch sizes (register_config::sized_at_launch): fewer whole warps than the shape's, for rows
 // that would leave most of the shape's pack slots empty; its offsets are run-time products of
-// blockDim.x.
+// blockDim.x, but for single elements, whose warps hold consecutive chunks of the row (below).
 //
 // Thread `lane` of a row's group (for a cluster: rank * block threads + thread) holds packs
 // p = 0 .. Packs-1 at columns (p * group + lane) * N .. +N: consecutive lanes touch consecutive
 // 16-byte pieces (coalesced), and a lane's valid packs are a prefix, which the op's reductions
-// take as a count. On phased rows (views off the 16-byte grid, phased_row.cuh) the packs start at
-// the row's first column on the grid, and the row's head and tail elements (its edges) are spread
-// over the lanes: edge e on lane e % group, one a lane but on compile-time groups narrower than
-// 2N - 2 lanes (register_config::edges_per_lane).
+// take as a count. Single elements on a sized block: warp w's lane l at columns
+// (w * Packs + p) * 32 + l, a prefix too. On phased rows (views off the 16-byte grid,
+// phased_row.cuh) the packs start at the row's first column on the grid, and the row's head and
+// tail elements (its edges) are spread over the lanes: edge e on lane e % group, one a lane but on
+// compile-time groups narrower than 2N - 2 lanes (register_config::edges_per_lane).
 //
 // The grid is one block (or cluster) per tile of rows, or fewer that loop over the tiles: the
 // launcher decides (dispatch/launch.cuh). Every loop bound depends only on the block (cluster),
@@ -496,8 +497,20 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // issued a row's pack loads one after another's use, and log-softmax lost 0.06-0.1
   // (bench/NOTES.md, fiftieth session).
   constexpr bool int_columns = !Config::whole_block && reads_columns<Op, N> && !gradient_op<Op>;
+  // Single elements on a block the launch sizes: each warp holds its own 32 x P consecutive
+  // columns, 32 consecutive ones at each p (coalesced), so that a lane's values lie at
+  // compile-time distances from its first: at the block's run-time threads apart, ptxas kept an
+  // address a value and spilled 220-300 bytes under the 64-register cap (bench/NOTES.md,
+  // fifty-sixth session). Every warp but the row's last then holds only valid values.
+  constexpr bool warp_chunks = N == 1 && Config::whole_block && C == 1 && Config::sized_at_launch;
+  [[maybe_unused]] index_t const warp_first =
+      index_t(int(threadIdx.x) / 32) * 32 * P + (int(threadIdx.x) & 31);
+  // The distance between a lane's consecutive packs, in packs.
+  [[maybe_unused]] int const pack_stride = warp_chunks ? 32 : group;
   auto const lane_col = [&](int p) {
-    if constexpr (int_columns)
+    if constexpr (warp_chunks)
+      return warp_first + p * 32;
+    else if constexpr (int_columns)
       return index_t((p * group + lane) * N);
     else
       return (index_t(p) * group + lane) * N;
@@ -1015,7 +1028,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     [[maybe_unused]] auto const load_words = [&] {
       if constexpr (load_drawn_by_warp) {
         int const warp_lane = int(threadIdx.x) & 31;
-        return load.template draw_by_warp<P>(row, col_of(0) - warp_lane, group, cols, warp_lane);
+        return load.template draw_by_warp<P>(row, col_of(0) - warp_lane, pack_stride, cols,
+                                             warp_lane);
       } else {
         return detail::no_state{};
       }
