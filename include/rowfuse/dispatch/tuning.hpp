@@ -595,7 +595,11 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
 /// row it passes by ran 0.810 in rowfuse-bench. Round 35's rows at 16384 (staged persistent, no
 /// cap) and 32768 (a block row of 4 x 1024, staged persistent) gained 0.04-0.07 there but lost
 /// 0.03-0.06 at 10248 and 24584 columns, and are not here. The rows of rounds 38, 40, 43-45, 47 and
-/// 48 (forty-sixth to forty-ninth sessions) follow, each group under its own comment.
+/// 48 (forty-sixth to forty-ninth sessions) follow, each group under its own comment, but four
+/// dropped in the fifty-sixth session so that one call's object stays under 1 MB with the phased
+/// kernels of the 640-, 5120- and 6144-column rows (+0.25-0.35 off the grid there): the sized
+/// 16384-column row (4 x 512), 24576 (6 x 128 in 4) and round 40's 196608 and 229376 (12 and 14 x
+/// 128 in 16), whose widths the H100's rows take again at -0.03 to -0.05 (bench/NOTES.md).
 inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
     with_phased_rows(phased_narrow_16bit, log_softmax_16bit_h100),
     {
