@@ -113,3 +113,35 @@ TEST_CASE("layernorm's 16-bit rows of 64 columns: on a device of wide memory a f
     }
   }
 }
+
+TEST_CASE("layernorm's cluster rows held in registers, between the powers of two: every plan "
+          "against the host reference, aligned and off the grid") {
+  using norm_test::check_shape;
+  using norm_test::layout;
+  using norm_test::shape_buffers;
+  std::mt19937 rng(49);
+  // Widths the grid leaves out, whose rows hold the row in registers over a cluster and reduce
+  // it in two rounds of the exchange: on a device of wide memory (an H200) 16-bit 6 and 7 x 256
+  // in clusters of 2 (24000, 28000) and 6 x 128 in 8 (45000, bf16 49152), fp32 the wide rows past
+  // 16384 columns (30000, 60000, 100000); elsewhere the H100's rows. The same widths one element
+  // off the grid (ld odd: phased rows). Every plan a call makes is checked.
+  auto const check = [&](auto element, long cols, long offset) {
+    using T = decltype(element);
+    long const rows = std::max(3L, std::min(300L, (1L << 21) / cols));
+    layout const l{cols + offset * 3, offset};
+    CAPTURE(cols);
+    CAPTURE(l.ld);
+    shape_buffers<T, T, T, T> b(rows, cols, l, rng);
+    check_shape<norm_test::layernorm_op>(b, gamma_beta);
+    check_shape<norm_test::layernorm_op>(b, no_affine);
+  };
+  for (long const cols : {24000L, 28000L, 45000L}) {
+    check(__half{}, cols, 0);
+    check(__half{}, cols, 1);
+  }
+  check(__nv_bfloat16{}, 49152, 0);
+  for (long const cols : {30000L, 60000L, 100000L}) {
+    check(float{}, cols, 0);
+    check(float{}, cols, 1);
+  }
+}
