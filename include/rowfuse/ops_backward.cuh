@@ -7,6 +7,7 @@
 
 #include "dispatch/column_sum.cuh"
 #include "dispatch/launch.cuh"
+#include "dispatch/workspace_pool.hpp"
 #include "error.hpp"
 #include "op/affine.hpp"
 #include "op/norm_backward.cuh"
@@ -71,7 +72,7 @@ plan run_norm_backward(LoadX const& x, LoadGrad const& dy, StoreGrad const& dx,
                                     ? (partial_floats * partial_rows + scratch_floats) *
                                           sizeof(float)
                                     : 0,
-                                stream, where);
+                                stream, where, "dgamma/dbeta partials");
   float* const partial_gamma = grads.dgamma != nullptr ? workspace.floats() : nullptr;
   float* const partial_beta = grads.dbeta != nullptr
                                   ? workspace.floats(grads.dgamma != nullptr ? partial_floats : 0)

@@ -236,6 +236,72 @@ void check_norm_output(std::vector<T> const& got, std::vector<double> const& exa
   CHECK(-1 == test::written_outside(got, rows, cols, ld, offset));
 }
 
+// layernorm's 16-bit gamma and beta on phased rows come from copies at each phase of the pack grid
+// (detail::phase_copies), or are read in place where every row's packs are on their grid (rows of
+// one phase, at which they are aligned). x one element off its grid, gamma and beta at their own
+// offsets, beta given or not, rows of one phase (ld a multiple of 8) and of several: each way
+// against the reference on every plan.
+template <class T>
+void check_layernorm_at_phases(long cols, long ld, long gamma_offset, long beta_offset,
+                               bool with_beta, std::mt19937& rng) {
+  long const rows = persistent_rows_for(cols), offset = 1;
+  CAPTURE(cols);
+  CAPTURE(ld);
+  CAPTURE(gamma_offset);
+  CAPTURE(beta_offset);
+  CAPTURE(with_beta);
+  std::size_t const size = std::size_t(offset + rows * ld + 8);
+  test::mirrored<T> x(size), y(size), y_ref(size);
+  test::mirrored<T> gamma(std::size_t(cols + 8)), beta(std::size_t(cols + 8));
+  test::fill_uniform(x.host, rng);
+  test::fill_uniform(gamma.host, rng, 0.5f, 1.5f);
+  test::fill_uniform(beta.host, rng, -0.5f, 0.5f);
+  for (auto* m : {&x, &gamma, &beta})
+    m->upload();
+  auto const on_host = [](auto& m, long at) { return m.h(at); };
+  auto const on_device = [](auto& m, long at) { return m.d(at); };
+  auto const affine_on = [&](auto& on) {
+    return rf::affine(static_cast<T const*>(on(gamma, gamma_offset)),
+                      with_beta ? static_cast<T const*>(on(beta, beta_offset)) : nullptr);
+  };
+  auto const exact =
+      rf::reference::layernorm(rf::load(static_cast<T const*>(x.h(offset)), rows, cols, ld),
+                               rf::store(y_ref.h(offset), ld), affine_on(on_host), 1e-5f);
+  auto const call = [&](rf::launch_options options) {
+    return rf::layernorm(rf::load(static_cast<T const*>(x.d(offset)), rows, cols, ld),
+                         rf::store(y.d(offset), ld), affine_on(on_device), 1e-5f, nullptr, {},
+                         options);
+  };
+  CHECK(call({rf::engine_kind::automatic, 0, true}).phased);
+  double const absolute = norm_test::absolute_term(exact);
+  test::for_each_plan([&](rf::launch_options options) {
+    if (options.dry_run)
+      return call(options);
+    test::poison(y.host);
+    y.upload();
+    rf::plan const p = call(options);
+    test::sync_and_check();
+    INFO(rf::explain(p));
+    check_norm_output(y.download(), exact, rows, cols, ld, offset, absolute);
+    return p;
+  });
+}
+
+TEST_CASE("phased rows: layernorm's 16-bit gamma and beta from copies at each phase or in place") {
+  std::mt19937 rng(24);
+  for (long cols : {300L, 4097L, 40001L, 100003L}) {
+    long const one_phase = (cols + 1 + 7) / 8 * 8; // ld a multiple of 8: every row at one phase
+    for (long ld : {cols + 1, cols + 3, one_phase}) {
+      // gamma and beta on the grid at the rows' phase (7 elements in: in place where the rows
+      // share it), off it, and apart.
+      check_layernorm_at_phases<__half>(cols, ld, 7, 7, true, rng);
+      check_layernorm_at_phases<__half>(cols, ld, 2, 5, true, rng);
+      check_layernorm_at_phases<__half>(cols, ld, 3, 0, false, rng);
+      check_layernorm_at_phases<__nv_bfloat16>(cols, ld, 4, 7, true, rng);
+    }
+  }
+}
+
 TEST_CASE("phased rows: the residual block, its bias at every offset from the rows' phase") {
   // bias -> dropout -> + residual -> tee -> layernorm, x, the residual, the tee'd sum h and y
   // sharing one layout off the grid and the bias vector at offsets that put it on and off each

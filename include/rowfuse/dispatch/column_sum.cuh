@@ -1,5 +1,5 @@
 // Host side of the deterministic sums over rows (the norm backward's dgamma and dbeta): the
-// stream-ordered workspace of per-chunk partials and the launch of engine::column_sum_kernel.
+// launch of engine::column_sum_kernel over the per-chunk partials.
 #pragma once
 
 #include <algorithm>
@@ -10,7 +10,6 @@
 #include "../engine/column_sum.cuh"
 #include "../error.hpp"
 #include "plan.hpp"
-#include "workspace_pool.hpp"
 
 namespace rowfuse::detail {
 
@@ -33,40 +32,6 @@ constexpr int column_sum_warps(index_t summed) {
     warps *= 2;
   return warps;
 }
-
-/// Device memory for one call, allocated and freed in the order of `stream` (from
-/// workspace_pool, which keeps its memory between calls; cudaFreeAsync): nothing synchronises,
-/// the kernels that use it run before the free, and the caller passes no workspace. 0 bytes:
-/// none.
-class stream_buffer {
-public:
-  stream_buffer(std::size_t bytes, cudaStream_t stream, char const* where) : stream_(stream) {
-    if (bytes == 0)
-      return;
-    int device = 0;
-    cudaError_t status = cudaGetDevice(&device);
-    if (status == cudaSuccess) {
-      cudaMemPool_t const pool = workspace_pool(device);
-      status = pool != nullptr ? cudaMallocFromPoolAsync(&data_, bytes, pool, stream)
-                               : cudaMallocAsync(&data_, bytes, stream);
-    }
-    if (status != cudaSuccess)
-      fail(where, ": could not allocate the ", bytes,
-           " bytes of dgamma/dbeta partials: ", cudaGetErrorName(status), ": ",
-           cudaGetErrorString(status));
-  }
-  stream_buffer(stream_buffer const&) = delete;
-  stream_buffer& operator=(stream_buffer const&) = delete;
-  ~stream_buffer() {
-    if (data_ != nullptr)
-      cudaFreeAsync(data_, stream_);
-  }
-  float* floats(std::size_t offset = 0) const { return static_cast<float*>(data_) + offset; }
-
-private:
-  void* data_ = nullptr;
-  cudaStream_t stream_;
-};
 
 /// Chunks one block of the column sum takes: more chunks are cut into slices of this many (more
 /// where a grid's 65535 block rows would not hold them), summed side by side into a scratch row

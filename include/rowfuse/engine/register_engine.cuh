@@ -119,13 +119,13 @@ inline constexpr bool reads_columns<
     true;
 
 /// Whether an op reads its per-column operands off their grid too: `read_columns_off_grid<N>
-/// (col0)`, of read_columns' type (detail::read_operand_off_grid).
+/// (row_first, col0)` on a phased row whose packs start at row_first, of read_columns' type.
 template <class Op, int N, class = void> inline constexpr bool reads_columns_off_grid = false;
 template <class Op, int N>
 inline constexpr bool reads_columns_off_grid<
     Op, N,
     std::void_t<decltype(std::declval<Op const&>().template read_columns_off_grid<N>(
-        index_t(0)))>> = true;
+        index_t(0), index_t(0)))>> = true;
 
 /// Ops whose rows can be phased (register_config::phased, phased_row.cuh): every op without
 /// per-column operands or that reads them off their grid (the forward ops, the softmax family's
@@ -288,9 +288,11 @@ __host__ __device__ constexpr index_t shared_sum_stride(index_t cols) {
 
 /// Whether register_kernel<Config> runs a centred_op's one pass about the mean of each row's first
 /// pack: on rows read back from their staging slot (rereads_staged_row), where the pass it saves
-/// is a read of the slot, a widen and an add an element, and a reduction a row; of 16-bit inputs;
-/// packs on the grid; a pure load chain, which the first pack runs through once more. Whole-block
-/// rows, so that the choice of a second pass is the same on every thread of the block (cluster).
+/// is a read of the slot, a widen and an add an element, and a reduction a row; of 16-bit inputs
+/// in packs (a phased row's first pack is its first whole one, at its first column on the grid, and
+/// its edge elements join the deviations); a pure load chain, which the first pack runs through
+/// once more. Whole-block rows, so that the choice of a second pass is the same on every thread of
+/// the block (cluster).
 /// H200, the library call (bench/NOTES.md, thirty-sixth session): layernorm fp16 / bf16 at
 /// 40960-262144 columns +0.03-0.08 / +0.02-0.06 of a copy, to fp8 +0.01-0.07; fp32 -> fp8 (no widen
 /// saved) -0.01 to -0.07 at 20480-65536, so fp32 keeps the two passes; on rows held in registers
@@ -298,7 +300,7 @@ __host__ __device__ constexpr index_t shared_sum_stride(index_t cols) {
 template <class Config, class Op, class Load>
 inline constexpr bool
     centred_rows = centred_op<Op>&& rereads_staged_row<Config, Op, Load>&& pure_load_chain<Load> &&
-                   sizeof(typename Load::element_type) == 2 && Config::pack > 1 && !Config::phased;
+                   sizeof(typename Load::element_type) == 2 && Config::pack > 1;
 
 /// Whether register_kernel<Config> runs a centred_op's one pass on group rows held in registers
 /// (a row in one warp or part of one): the centre is the mean of the row's first pack, lane 0's
@@ -601,7 +603,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     if constexpr (!reads_columns<Op, N>)
       return columns_t{};
     else if constexpr (phased)
-      return op.template read_columns_off_grid<N, warp_column_phases>(col0);
+      return op.template read_columns_off_grid<N, warp_column_phases>(row_first, col0);
     else
       return op.template read_columns<N>(col0);
   };
@@ -815,7 +817,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         }
         if constexpr (centred)
           if ((threadIdx.x & 31) == 0)
-            detail::async_copy_pack<N>(centre_pack_of(slot), load.input.dense_row(r));
+            detail::async_copy_pack<N>(centre_pack_of(slot), load.input.dense_row(r) + first_col);
         if constexpr (row_values_staged)
           if ((threadIdx.x & 31) == 0)
             op.stage_row(r, row_values_of(slot));
@@ -1312,14 +1314,23 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         // second about the row's mean where that centre is too far from it (op/norm.cuh).
         auto const merge2 = [&](auto a, auto b) { return op.merge2(a, b); };
         auto const local_about = [&](float about) {
-          return over_slot(
+          auto const packs = over_slot(
               [&](float(&x)[N], int count) { return op.deviations_about(x, count, about); },
               merge2);
+          if constexpr (phased) {
+            float deviations[E];
+            ROWFUSE_UNROLL
+            for (int k = 0; k < E; ++k)
+              deviations[k] = edge[k];
+            return op.merge2(packs, op.deviations_about(deviations, edge_n, about));
+          } else {
+            return packs;
+          }
         };
         float centre = [&] {
           float first_values[N];
           load_context context{false, cols};
-          load.template transform<N>(centre_raw, row, 0, first_values, context);
+          load.template transform<N>(centre_raw, row, row_first, first_values, context);
           return Op::centre_of(first_values);
         }();
         auto const local = local_about(centre);
@@ -1341,6 +1352,10 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           Op::recentre(y, centre);
         };
         finish_row(stats, finished_values, finish_centred_with(stats));
+        finish_edges([&](auto& y, index_t col0, auto const& columns, int) {
+          Op::recentre(y, centre);
+          finish_centred_with(stats)(y, col0, columns);
+        });
         refill_single_slot();
       } else if constexpr (centred_group) {
         // One pass over the row held, about the mean of its first pack (lane 0's pack 0), a second

@@ -3,6 +3,7 @@
 
 #include "../detail/config.hpp"
 #include "../detail/device_math.cuh"
+#include "../detail/phase_copies.hpp"
 #include "../expr/load_transforms.hpp"
 #include "affine.hpp"
 
@@ -36,9 +37,11 @@ __device__ affine_packs<N, G, B> read_affine(affine_params<G, B> const& affine, 
 template <int N> __device__ rowfuse::detail::no_state read_affine(no_affine_t const&, index_t) {
   return {};
 }
-/// read_affine where col0 may be off gamma's and beta's grid (phased rows).
+/// read_affine where col0 may be off gamma's and beta's grid (phased rows), in place: one vector
+/// load where the pack is on the grid, elsewhere detail::read_operand_off_grid (`Phases`: the
+/// warp's).
 template <int N, rowfuse::detail::column_phases Phases, class G, class B>
-__device__ affine_packs<N, G, B> read_affine_off_grid(affine_params<G, B> const& affine,
+__device__ affine_packs<N, G, B> read_affine_in_place(affine_params<G, B> const& affine,
                                                       index_t col0) {
   affine_packs<N, G, B> packs{};
   packs.gamma = rowfuse::detail::read_operand_off_grid<N, Phases>(affine.gamma, 0, col0);
@@ -47,7 +50,50 @@ __device__ affine_packs<N, G, B> read_affine_off_grid(affine_params<G, B> const&
   return packs;
 }
 template <int N, rowfuse::detail::column_phases>
-__device__ rowfuse::detail::no_state read_affine_off_grid(no_affine_t const&, index_t) {
+__device__ rowfuse::detail::no_state read_affine_in_place(no_affine_t const&, index_t) {
+  return {};
+}
+
+/// Whether layernorm's phased rows read gamma and beta from copies at each phase of the pack grid
+/// (detail::phase_copies): where both are 2-byte, whose packs off their grid take 4-5 loads and 4
+/// shifts each in place. 4-byte ones take element loads in place, which the copies did not beat;
+/// rmsnorm's gamma alone lost 0.01-0.04 of a copy to them at 1000-32767 columns (the copies' launch
+/// outweighed one operand's reads) and gained only past 65536 (bench/NOTES.md, fifty-eighth
+/// session). The backward keeps its reads in place (not timed with copies).
+template <class Affine> inline constexpr bool copies_at_phases = false;
+template <class G, class B>
+inline constexpr bool copies_at_phases<affine_params<G, B>> = sizeof(G) == 2 && sizeof(B) == 2;
+
+/// The copies of gamma and beta a phased call reads (copies_at_phases): the dispatcher fills them
+/// (dispatch/phase_copies.cuh) where a plan is phased; every other plan leaves them empty.
+template <class Affine> struct affine_at_phases {};
+template <class G, class B>
+requires copies_at_phases<affine_params<G, B>>
+struct affine_at_phases<affine_params<G, B>> {
+  rowfuse::detail::phase_copies<G> gamma;
+  rowfuse::detail::phase_copies<B> beta;
+};
+
+/// layernorm's read_affine on a phased row whose packs start at row_first: from the copies where it
+/// takes them (copies_at_phases), in place elsewhere.
+template <int N, rowfuse::detail::column_phases Phases, class G, class B>
+__device__ affine_packs<N, G, B>
+read_affine_off_grid(affine_params<G, B> const& affine,
+                     affine_at_phases<affine_params<G, B>> const& copies, index_t row_first,
+                     index_t col0) {
+  if constexpr (copies_at_phases<affine_params<G, B>>) {
+    affine_packs<N, G, B> packs{};
+    packs.gamma = copies.gamma.template read<N>(row_first, col0);
+    if (affine.beta.data != nullptr)
+      packs.beta = copies.beta.template read<N>(row_first, col0);
+    return packs;
+  } else {
+    return read_affine_in_place<N, Phases>(affine, col0);
+  }
+}
+template <int N, rowfuse::detail::column_phases>
+__device__ rowfuse::detail::no_state
+read_affine_off_grid(no_affine_t const&, affine_at_phases<no_affine_t> const&, index_t, index_t) {
   return {};
 }
 
@@ -89,7 +135,7 @@ __device__ gamma_packs<N, G> read_gamma(affine_params<G, B> const& affine, index
 template <int N> __device__ rowfuse::detail::no_state read_gamma(no_affine_t const&, index_t) {
   return {};
 }
-/// read_gamma where col0 may be off gamma's grid (phased rows).
+/// read_gamma where col0 may be off gamma's grid (phased rows; `Phases`: the warp's), in place.
 template <int N, rowfuse::detail::column_phases Phases, class G, class B>
 __device__ gamma_packs<N, G> read_gamma_off_grid(affine_params<G, B> const& affine, index_t col0) {
   return {rowfuse::detail::read_operand_off_grid<N, Phases>(affine.gamma, 0, col0)};
@@ -175,6 +221,7 @@ template <class Affine> struct layernorm {
   Affine affine;
   float eps;
   row_stats saved;
+  norm_detail::affine_at_phases<Affine> at_phases{}; // phased plans only
 
   struct partial {
     float count;
@@ -373,11 +420,12 @@ template <class Affine> struct layernorm {
       -> decltype(norm_detail::read_affine<N>(affine, col0)) {
     return norm_detail::read_affine<N>(affine, col0);
   }
-  /// The same where col0 is off gamma's and beta's grid (phased rows; `Phases`: the warp's).
+  /// The same on a phased row whose packs start at row_first (`Phases`: the warp's).
   template <int N, rowfuse::detail::column_phases Phases = rowfuse::detail::column_phases::per_warp>
-  __device__ auto read_columns_off_grid(index_t col0) const
-      -> decltype(norm_detail::read_affine_off_grid<N, Phases>(affine, col0)) {
-    return norm_detail::read_affine_off_grid<N, Phases>(affine, col0);
+  __device__ auto read_columns_off_grid(index_t row_first, index_t col0) const
+      -> decltype(norm_detail::read_affine_off_grid<N, Phases>(affine, at_phases, row_first,
+                                                               col0)) {
+    return norm_detail::read_affine_off_grid<N, Phases>(affine, at_phases, row_first, col0);
   }
 
   /// From phase 2's v, x - hi, and read_columns' packs.
@@ -471,7 +519,7 @@ template <class Affine> struct rmsnorm {
   }
   /// The same where col0 is off gamma's grid (phased rows; `Phases`: the warp's).
   template <int N, rowfuse::detail::column_phases Phases = rowfuse::detail::column_phases::per_warp>
-  __device__ auto read_columns_off_grid(index_t col0) const
+  __device__ auto read_columns_off_grid(index_t, index_t col0) const
       -> decltype(norm_detail::read_gamma_off_grid<N, Phases>(affine, col0)) {
     return norm_detail::read_gamma_off_grid<N, Phases>(affine, col0);
   }

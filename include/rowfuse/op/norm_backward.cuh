@@ -172,11 +172,11 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
   }
 
   /// gamma's (and beta's, unused) packs at col0 off their grid, on a phased row
-  /// (engine/phased_row.cuh), as the forward reads them there.
+  /// (engine/phased_row.cuh): read in place (its rows took no copies at each phase).
   template <int N, rowfuse::detail::column_phases Phases = rowfuse::detail::column_phases::per_warp>
-  __device__ auto read_columns_off_grid(index_t col0) const
-      -> decltype(norm_detail::read_affine_off_grid<N, Phases>(affine, col0)) {
-    return norm_detail::read_affine_off_grid<N, Phases>(affine, col0);
+  __device__ auto read_columns_off_grid(index_t, index_t col0) const
+      -> decltype(norm_detail::read_affine_in_place<N, Phases>(affine, col0)) {
+    return norm_detail::read_affine_in_place<N, Phases>(affine, col0);
   }
 
   /// x becomes x_hat and dy becomes g' = rstd * gamma * dy, with `values` = read_row(row), after
