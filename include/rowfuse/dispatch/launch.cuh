@@ -397,15 +397,17 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
     return p; // rows == 0 or cols == 0 (nothing to do), or a dry run's refusal
 
   bool const launched = [&] {
-    if constexpr (engine::phased_op<Op, wide> && reads_affine_at_phases<Op>) {
+    if constexpr (engine::phased_op<Op, wide>) {
       if (p.phased) {
-        affine_copied_at_phases<wide, Op> const copied(op, load.input, stream, p, !options.dry_run);
-        return launch_for_pack<wide, Range, true>(p, copied.op(), load, store, stream,
-                                                  options.dry_run);
+        if constexpr (reads_affine_at_phases<Op>) {
+          affine_copied_at_phases<wide, Op> const copied(op, load.input, stream, p,
+                                                         !options.dry_run);
+          return launch_for_pack<wide, Range, true>(p, copied.op(), load, store, stream,
+                                                    options.dry_run);
+        } else {
+          return launch_for_pack<wide, Range, true>(p, op, load, store, stream, options.dry_run);
+        }
       }
-    } else if constexpr (engine::phased_op<Op, wide>) {
-      if (p.phased)
-        return launch_for_pack<wide, Range, true>(p, op, load, store, stream, options.dry_run);
     }
     return pack == wide
                ? launch_for_pack<wide, Range, false>(p, op, load, store, stream, options.dry_run)

@@ -36,11 +36,12 @@ public:
   template <class T>
   affine_copied_at_phases(Op const& op, view<T> const& input, cudaStream_t stream, plan const& p,
                           bool launches)
-      : op_(op), buffer_(launches && !in_place(op.affine, input) ? bytes(op.affine, input.cols) : 0,
-                         stream, Op::name, "gamma and beta copied at each phase") {
+      : op_(op), in_place_(in_place(op.affine, input)),
+        buffer_(launches && !in_place_ ? bytes(op.affine, input.cols) : 0, stream, Op::name,
+                "gamma and beta copied at each phase") {
     if (!launches)
       return;
-    if (in_place(op.affine, input))
+    if (in_place_)
       op_.at_phases = {{op.affine.gamma.data, 0}, {op.affine.beta.data, 0}};
     else
       copy(op_.affine, op_.at_phases, input.cols, stream, p);
@@ -102,6 +103,7 @@ private:
   }
 
   Op op_;
+  bool in_place_; // before buffer_: it sizes it
   stream_buffer buffer_;
 };
 
