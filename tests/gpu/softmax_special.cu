@@ -63,20 +63,28 @@ TEST_CASE("input and output types mix") {
   }
 }
 
-TEST_CASE("fully masked rows give zeros (log-softmax -inf); NaN and inf stay in their row") {
-  for (long cols : {5L, 64L, 1000L, 3000L, 20000L, 70000L}) {
+namespace {
+
+/// Fully masked rows, NaN and inf in rows of `In`, on every plan: fp32 inputs, and 16-bit ones,
+/// whose tables hold the rows that pad a thread's places with -inf (tuning::padded).
+template <class In> void check_special_values() {
+  for (long cols : {5L, 64L, 200L, 1000L, 3000L, 3080L, 20000L, 28000L, 70000L, 100000L}) {
     CAPTURE(cols);
     long const rows = 6;
-    test::mirrored<float> x(rows * cols), y(rows * cols), y_ref(rows * cols);
+    test::mirrored<In> x(rows * cols);
+    test::mirrored<float> y(rows * cols), y_ref(rows * cols);
     std::mt19937 rng(3);
     test::fill_uniform(x.host, rng);
+    auto const at = [&](long row, long col) -> In& {
+      return x.host[std::size_t(row * cols + col)];
+    };
     for (long c = 0; c < cols; ++c)
-      x.host[std::size_t(1 * cols + c)] = -inf; // fully masked
-    x.host[std::size_t(2 * cols + cols / 2)] = std::numeric_limits<float>::quiet_NaN();
-    x.host[std::size_t(3 * cols + cols / 3)] = inf;
-    x.host[std::size_t(4 * cols + cols / 4)] = -inf; // one masked element: an ordinary row
+      at(1, c) = In(-inf); // fully masked
+    at(2, cols / 2) = In(std::numeric_limits<float>::quiet_NaN());
+    at(3, cols / 3) = In(inf);
+    at(4, cols / 4) = In(-inf); // one masked element: an ordinary row
     for (long c = 0; c < cols; c += 2)
-      x.host[std::size_t(5 * cols + c)] = -inf;
+      at(5, c) = In(-inf);
     x.upload();
     for (bool log : {false, true}) {
       auto const exact =
@@ -87,7 +95,7 @@ TEST_CASE("fully masked rows give zeros (log-softmax -inf); NaN and inf stay in 
         CHECK(std::isnan(exact[std::size_t(2 * cols + c)]));
         CHECK(!std::isnan(exact[std::size_t(0 * cols + c)]));
       }
-      auto const load = rf::load(static_cast<float const*>(x.d()), rows, cols);
+      auto const load = rf::load(static_cast<In const*>(x.d()), rows, cols);
       auto const call = [&](rf::launch_options options) {
         return log ? rf::log_softmax(load, rf::store(y.d()), nullptr, options)
                    : rf::softmax(load, rf::store(y.d()), nullptr, options);
@@ -105,6 +113,89 @@ TEST_CASE("fully masked rows give zeros (log-softmax -inf); NaN and inf stay in 
       }
     }
   }
+}
+
+/// Each thread's case: the values of one thread's places, its first `counts` real, the rest +0
+/// (counted: the phases take the count) or the op's padding (padded: the phases take every
+/// place); phase 1 and phase 2 of both, compared bit for bit.
+template <bool Log, bool Accurate, int K>
+__global__ void padded_against_counted(float const* values, int const* counts, int cases,
+                                       unsigned* differences) {
+  int const c = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (c >= cases)
+    return;
+  using op_t = rf::op::softmax<Log, Accurate>;
+  op_t const op{};
+  int const n = counts[c];
+  float counted[K], padded[K];
+  for (int i = 0; i < K; ++i) {
+    counted[i] = i < n ? values[c * K + i] : 0.0f;
+    padded[i] = i < n ? values[c * K + i] : op_t::padding;
+  }
+  float const max_counted = op.phase1(counted, n), max_padded = op.phase1(padded, K);
+  auto const sums_counted = op.phase2(counted, n, max_counted, rf::index_t(K));
+  auto const sums_padded = op.phase2(padded, K, max_padded, rf::index_t(K));
+  unsigned different = __float_as_uint(max_counted) != __float_as_uint(max_padded);
+  if constexpr (Log) {
+    different += __float_as_uint(sums_counted.sum) != __float_as_uint(sums_padded.sum);
+    different += __float_as_uint(sums_counted.rest) != __float_as_uint(sums_padded.rest);
+  } else {
+    different += __float_as_uint(sums_counted) != __float_as_uint(sums_padded);
+    for (int i = 0; i < n; ++i) // softmax's phase 2 rewrites the real values into their terms
+      different += __float_as_uint(counted[i]) != __float_as_uint(padded[i]);
+  }
+  differences[c] = different;
+}
+
+template <bool Log, bool Accurate> void check_padding(std::mt19937& rng) {
+  constexpr int K = 16;
+  int const cases = 4096;
+  test::mirrored<float> values(std::size_t(cases) * K);
+  test::mirrored<int> counts(cases);
+  test::mirrored<unsigned> differences(cases);
+  std::uniform_real_distribution<float> value(-90.0f, 90.0f);
+  std::uniform_int_distribution<int> count(0, K), special(0, 19);
+  for (int c = 0; c < cases; ++c) {
+    counts.host[std::size_t(c)] = count(rng);
+    for (int i = 0; i < K; ++i) {
+      // Mostly ordinary values, some -inf (masked), a few NaN and +inf.
+      int const kind = special(rng);
+      values.host[std::size_t(c * K + i)] = kind == 0   ? -inf
+                                            : kind == 1 ? std::numeric_limits<float>::quiet_NaN()
+                                            : kind == 2 && c % 7 == 0 ? inf
+                                                                      : value(rng);
+    }
+  }
+  values.upload();
+  counts.upload();
+  test::poison(differences.host);
+  differences.upload();
+  padded_against_counted<Log, Accurate, K>
+      <<<(cases + 127) / 128, 128>>>(values.d(), counts.d(), cases, differences.d());
+  test::sync_and_check();
+  auto const found = differences.download();
+  int const cases_differing =
+      int(std::count_if(found.begin(), found.end(), [](unsigned d) { return d != 0; }));
+  CHECK(cases_differing == 0);
+}
+
+} // namespace
+
+TEST_CASE("fully masked rows give zeros (log-softmax -inf); NaN and inf stay in their row") {
+  SUBCASE("fp32") {
+    check_special_values<float>();
+  }
+  SUBCASE("fp16") {
+    check_special_values<__half>();
+  }
+}
+
+TEST_CASE("softmax's padding counts as no value in both phases (engine::padded_phases_op)") {
+  std::mt19937 rng(29);
+  check_padding<false, false>(rng);
+  check_padding<false, true>(rng);
+  check_padding<true, false>(rng);
+  check_padding<true, true>(rng);
 }
 
 TEST_CASE("zero rows and zero columns launch nothing and write nothing") {

@@ -176,7 +176,8 @@ struct register_kernel_config {
   using type = register_config<N, shape.packs, shape.block_threads, shape.whole_block, shape.staged,
                                shape.cluster_blocks, min_blocks, shape.reads_row_first,
                                shape.row_threads, shape.columns, shape.stages_operands, Phased,
-                               Sized, shape.sums_from_first_row, shape.exchanges_once>;
+                               Sized, shape.sums_from_first_row, shape.exchanges_once,
+                               Phased ? shape.phased_pads_values : shape.pads_values>;
 };
 
 /// Whether table row I of packs of N has a twin kernel on blocks the launch sizes

@@ -30,12 +30,14 @@ namespace rowfuse::detail {
 /// chunk's first row instead of starting from -0 (tuning::register_shape::sums_from_first_row).
 /// `ExchangesOnce`: cluster rows of an engine::shifted_sums_op reduce both phases in one exchange
 /// (tuning::register_shape::exchanges_once).
+/// `PadsValues`: an engine::padded_phases_op's phases run over every place, those past a thread's
+/// values holding its padding (tuning::register_shape::pads_values, phased_pads_values).
 template <int N, int Packs, int BlockThreads, bool WholeBlock, bool Staged = false,
           int ClusterBlocks = 1, int MinBlocksPerSM = 1, bool ReadsRowFirst = true,
           int RowThreads = 0,
           tuning::column_placement Columns = tuning::column_placement::per_engine,
           bool StagesOperands = false, bool Phased = false, bool SizedAtLaunch = false,
-          bool SumsFromFirstRow = false, bool ExchangesOnce = false>
+          bool SumsFromFirstRow = false, bool ExchangesOnce = false, bool PadsValues = false>
 struct register_config {
   static_assert(ClusterBlocks == 1 || WholeBlock, "a cluster holds whole-block rows");
   static_assert(!SizedAtLaunch || WholeBlock, "the launch sizes the blocks of whole-block rows");
@@ -71,6 +73,7 @@ struct register_config {
   static constexpr bool sized_at_launch = SizedAtLaunch;
   static constexpr bool sums_from_first_row = SumsFromFirstRow;
   static constexpr bool exchanges_once = ExchangesOnce;
+  static constexpr bool pads_values = PadsValues;
   /// Whether a thread keeps `sum_values` running chunk sums in registers (tuning.hpp).
   static constexpr bool keeps_chunk_sums(int sum_values) {
     bool const capped = 65536 / (BlockThreads * MinBlocksPerSM) < 255;

@@ -112,6 +112,18 @@ inline constexpr int columns_ahead_packs = 2;
 ///  - phased_only: a row for phased plans alone (for_phased_rows): rows off the 16-byte grid
 ///    whose views start each row equally far off it; it has no kernel for aligned rows, which
 ///    plan as if it were not there. Such rows stand first in their table.
+///  - pads_values, phased_pads_values: the row's aligned kernels (with their sized twins), and its
+///    phased kernels, fill a thread's places past its values with the op's padding and run the
+///    op's phases over every place, without a compare an element (engine::padded_phases_op:
+///    softmax, log-softmax; other ops ignore it), where otherwise the phases are guarded by each
+///    thread's count (and one-block rows of 32 values a thread, and the norms' cluster rows, take
+///    a second, unguarded copy for warps of full threads). Same operations on the real values in
+///    the same order, so the same bits. Set where it was measured to win (padded, padded_phased;
+///    fifty-ninth session, H200, bench/NOTES.md): on most rows that a width fills only in part
+///    (200, 456, 776, 3080, 24584, 98312 columns, 16-bit) the phases lost a compare and a predicate
+///    an element and softmax gained 0.04-0.08 of a copy, but on some rows ptxas, given the
+///    unguarded loops, took up to twice the registers (log-softmax 16-bit at 131072 columns: 104
+///    -> 223, one block an SM where it had two; -0.12) or spilled under a cap;
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -134,6 +146,8 @@ struct register_shape {
   bool wide_memory_only = false;
   bool exchanges_once = false;
   bool phased_only = false;
+  bool pads_values = false;
+  bool phased_pads_values = false;
 
   constexpr bool operator==(register_shape const&) const = default;
 };
@@ -217,6 +231,18 @@ constexpr register_shape exchanging_once(register_shape row) {
   if (row.cluster_blocks < 2)
     throw "exchanging_once: only cluster rows exchange";
   row.exchanges_once = true;
+  return row;
+}
+
+/// `row` with its aligned kernels' phases over padded places (register_shape::pads_values).
+constexpr register_shape padded(register_shape row) {
+  row.pads_values = true;
+  return row;
+}
+
+/// `row` with its phased kernels' phases over padded places (register_shape::phased_pads_values).
+constexpr register_shape padded_phased(register_shape row) {
+  row.phased_pads_values = true;
   return row;
 }
 
@@ -393,12 +419,13 @@ inline constexpr auto phased_narrow_layernorm_16bit = join_rows(
 
 /// Softmax over 16-bit inputs, packs of 8 (first row that holds the width).
 inline constexpr register_shape softmax_16bit_h100[] = {
-    {512, 2, 256, false, 1, false, false, 4}, // r4 0.994-0.999
-    {1024, 4, 128, false, 1, true, false, 6}, // r4 0.997
+    {512, 2, 256, false, 1, false, false, 4},                // r4 0.994-0.999
+    padded_phased({1024, 4, 128, false, 1, true, false, 6}), // r4 0.997
     {2048, 8, 128, false, 1, true, false, 2}, // r9 0.994 (r4's persistent 2 x 128 block: 0.952)
     // The block rows sized (sized_at_launch; twenty-eighth session, the shape's threads -> the
     // launch's): 2056 0.89 -> 0.93, 4104 0.89 -> 0.97, 8200 0.76 -> 0.85, 10240 0.88 -> 0.95.
-    sized({4096, 2, 256, true, 1, false, false, 3}), // r4 0.996 (staged, the old row: 0.97)
+    // r4 0.996 (staged, the old row: 0.97)
+    padded(padded_phased(sized({4096, 2, 256, true, 1, false, false, 3}))),
     // r4's direct 2 x 512 (softmax 1.004) and 4 x 512 (0.999) took log-softmax from 0.99 / 0.93
     // to 0.84 / 0.73 and attention from 0.69 / 0.63 to 0.57 / 0.43: the staged rows stay.
     sized({8192, 4, 256, true, 1, true, false, 1}),  // 0.962 (rowfuse-bench 0.97)
@@ -456,12 +483,12 @@ inline constexpr register_shape softmax_16bit_h100[] = {
 inline constexpr auto softmax_16bit = with_wide_memory_rows(
     with_phased_rows(phased_narrow_16bit, softmax_16bit_h100),
     {
-        for_wide_memory({512, 4, 256, false, 1, false, false, 1}),  // 0.998 ([0.922])
-        for_wide_memory({16384, 16, 128, true, 1, true, false, 1}), // 0.975 ([0.893])
+        for_wide_memory(padded({512, 4, 256, false, 1, false, false, 1})), // 0.998 ([0.922])
+        for_wide_memory({16384, 16, 128, true, 1, true, false, 1}),        // 0.975 ([0.893])
 
         // Round 48 (forty-ninth session): four packs a lane at 193-256 columns, 0.982 ([0.921]);
         // rowfuse-bench 0.82-0.94 -> 0.87-0.98 (call11). At 97-128 the same rows lost 0.2 at 120.
-        for_wide_memory({256, 4, 256, false, 1, false, false, 4}),
+        for_wide_memory(padded({256, 4, 256, false, 1, false, false, 4})),
 
         // Round 38 (forty-sixth session): exchanging once a row under caps of three blocks of 256
         // threads (six of 128), round 35's rows in brackets in the same run; rowfuse-bench
@@ -471,23 +498,23 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         for_wide_memory(
             exchanging_once({32768, 8, 256, true, 2, false, false, 3})), // 0.956 ([0.929])
         for_wide_memory(
-            exchanging_once({65536, 8, 128, true, 8, false, false, 6})), // 0.945 ([0.902])
-        for_wide_memory({131072, 8, 256, true, 8, true, true, 1}),       // 0.859 ([0.792])
-        for_wide_memory({262144, 16, 128, true, 16, true, true, 1}),     // 0.855 ([0.782])
+            padded(exchanging_once({65536, 8, 128, true, 8, false, false, 6}))), // 0.945 ([0.902])
+        for_wide_memory({131072, 8, 256, true, 8, true, true, 1}),               // 0.859 ([0.792])
+        for_wide_memory({262144, 16, 128, true, 16, true, true, 1}),             // 0.855 ([0.782])
         // Round 40 (forty-seventh session): the widths between the powers of two on rows of six,
         // seven, twelve and fourteen packs a thread (3/4 and 7/8 of the next power of two), the
         // width just past the row before and the row's own in each comment, the rows they pass by
         // in brackets, in the same run.
         for_wide_memory_phased(
             {24576, 6, 128, true, 4, false, false, 6}), // 0.891 / 0.976 ([0.756 / 0.835])
-        for_wide_memory_phased(exchanging_once(
-            {28672, 7, 256, true, 2, false, false, 3})), // 0.903 / 0.969 ([0.857 / 0.936])
+        for_wide_memory_phased(padded(exchanging_once(
+            {28672, 7, 256, true, 2, false, false, 3}))), // 0.903 / 0.969 ([0.857 / 0.936])
         for_wide_memory_phased(exchanging_once(
             {57344, 7, 128, true, 8, false, false, 6})), // 0.843 / 0.931 ([0.798 / 0.884])
         for_wide_memory(exchanging_once(
             {98304, 6, 128, true, 16, false, false, 6})), // 0.790 / 0.898 ([0.734 / 0.843])
-        for_wide_memory_phased(exchanging_once(
-            {114688, 7, 256, true, 8, false, true, 3})), // 0.796 / 0.875 ([0.732 / 0.835])
+        for_wide_memory_phased(padded(exchanging_once(
+            {114688, 7, 256, true, 8, false, true, 3}))), // 0.796 / 0.875 ([0.732 / 0.835])
         for_wide_memory(
             {196608, 12, 128, true, 16, true, true, 1}), // 0.794 / 0.859 ([0.667 / 0.768])
         // Kept to 212992 columns: rowfuse-bench (call2) 196616 / 212992 / 229376 +0.06 / -0.00 /
@@ -520,8 +547,8 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         for_wide_memory({448, 7, 128, false, 1, true, false, 5}),  // 0.952 ([0.82])
         for_wide_memory({768, 6, 128, false, 1, false, false, 6}), // 0.877 at 648 ([0.73])
         for_wide_memory(
-            {1016, 2, 256, false, 1, false, false, 4, true, 64}), // 0.978 at 1000 ([0.88])
-        for_wide_memory({7168, 7, 128, true, 1, true, false, 5}), // 0.944 at 6152 ([0.85])
+            padded({1016, 2, 256, false, 1, false, false, 4, true, 64})), // 0.978 at 1000 ([0.88])
+        for_wide_memory({7168, 7, 128, true, 1, true, false, 5}),         // 0.944 at 6152 ([0.85])
 
         // Round 47 (forty-ninth session): the widths just past 8192 columns on blocks of five and
         // six packs a thread under a cap of three; the width just past the row before and the
@@ -551,15 +578,15 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
     softmax_16bit_h100,
     {
         phased_capped({512, 2, 256, false, 1, false, false, 4}, 5),
-        phased_capped({1024, 4, 128, false, 1, true, false, 6}, 7),
+        padded_phased(phased_capped({1024, 4, 128, false, 1, true, false, 6}, 7)),
         phased_capped({2048, 8, 128, false, 1, true, false, 2}, 5),
-        sized(phased_capped({4096, 2, 256, true, 1, false, false, 3}, 5)),
+        padded_phased(sized(phased_capped({4096, 2, 256, true, 1, false, false, 3}, 5))),
         // softmax's, its sized twins capped to the phased kernel's three blocks an SM (ptxas -v:
         // the phased twin took 124 registers, two blocks; misaligned 4105 and 5121 columns
         // 0.67 / 0.76 -> 0.60 / 0.71 uncapped).
         sized({8192, 4, 256, true, 1, true, false, 1}, 3),
         // r10 0.998 (softmax's: 0.944); sized: 8200 0.71 -> 0.88, 10240 0.79 -> 0.98
-        sized({16384, 4, 512, true, 1, true, false, 2}),
+        padded(sized({16384, 4, 512, true, 1, true, false, 2})),
         // r30 18432 / 20480 0.991 / 0.987-0.990 ([0.86 / 0.90]: sized twins of 4 x 512 in 2)
         {20480, 5, 512, true, 1, true, false, 2},
         // r31 20488 / 22528 / 24576 0.939 / 0.959 / 0.957, 24 bytes spilled ([0.76 / - / 0.84]:
@@ -568,7 +595,7 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
         // r10 0.977 (softmax's: 0.895)
         // Not sized (twenty-ninth session, H200: 16392-40960 lost 0.03-0.04 on three warps a
         // block).
-        phased_capped({32768, 8, 128, true, 4, false, false, 4}, 5),
+        padded_phased(phased_capped({32768, 8, 128, true, 4, false, false, 4}, 5)),
         // r30 36864 / 40960 0.939-0.940 / 0.978-0.982 ([0.79 / 0.81]: sized twins of 4 x 512 in 4)
         phased_capped({40960, 5, 128, true, 8, true, false, 1}, 7),
         // r31 40968 / 45056 / 49152 0.864 / 0.913 / 0.957 ([0.82 at 49152]: the 65536-column row)
@@ -579,7 +606,7 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
         phased_capped({81920, 5, 512, true, 4, true, true, 1}, 2),
         // r31 81928 / 90112 / 98304 0.846 / 0.923 / 0.918 ([0.85 at 98304]: the 131072-column row)
         phased_capped({98304, 6, 256, true, 8, true, true, 1}, 2),
-        {131072, 4, 1024, true, 4, true, true, 1}, // r25 0.924-0.927
+        padded_phased({131072, 4, 1024, true, 4, true, true, 1}), // r25 0.924-0.927
         // r30 131080 / 151936 / 163840 0.829-0.835 / 0.920-0.922 / 0.916-0.921 ([0.71 / 0.79 /
         // 0.81]: sized twins of the 262144-column row)
         {163840, 5, 512, true, 8, true, true, 2},
@@ -607,20 +634,23 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         // brackets: group rows of 2 packs on a persistent grid to 224 columns (4 packs ran 0.06
         // slower at 200 in rowfuse-bench, 0.12 faster at 256), a warp a row at 1024, rows of 2
         // warps at 2048, block rows under caps that buy blocks at 4096-16384.
-        for_wide_memory({224, 2, 256, false, 1, false, true, 4}), // 0.921 / 0.905 / 0.887 at 32-128
-        for_wide_memory({512, 4, 128, false, 1, false, false, 8}), // r43 0.935 at 256 ([0.832])
-        for_wide_memory({1024, 4, 128, false, 1, false, false, 8, true, 32}), // 0.989 ([0.903])
-        for_wide_memory({2048, 4, 256, false, 1, false, false, 3, true, 64}), // 0.970 ([0.838])
-        for_wide_memory(sized({4096, 4, 128, true, 1, false, false, 6})),     // 0.980 ([0.848])
-        for_wide_memory(sized({8192, 4, 256, true, 1, false, false, 4})),     // 0.995 ([0.883])
+        // 0.921 / 0.905 / 0.887 at 32-128
+        for_wide_memory(padded({224, 2, 256, false, 1, false, true, 4})),
+        // r43 0.935 at 256 ([0.832])
+        for_wide_memory(padded({512, 4, 128, false, 1, false, false, 8})),
+        // 0.989 ([0.903])
+        for_wide_memory(padded({1024, 4, 128, false, 1, false, false, 8, true, 32})),
+        for_wide_memory({2048, 4, 256, false, 1, false, false, 3, true, 64}),     // 0.970 ([0.838])
+        for_wide_memory(padded(sized({4096, 4, 128, true, 1, false, false, 6}))), // 0.980 ([0.848])
+        for_wide_memory(padded(sized({8192, 4, 256, true, 1, false, false, 4}))), // 0.995 ([0.883])
 
         // Round 38 (forty-sixth session): clusters under caps of three blocks of 256 threads (six
         // of 128), those of 64 values a thread exchanging once a row; rowfuse-bench on main (the
         // rows they pass by) in brackets. rowfuse-bench (call5): every width from 24584 up
         // +0.06-0.14.
-        for_wide_memory({32768, 8, 256, true, 2, false, false, 3}), // 0.877 ([0.798])
+        for_wide_memory(padded({32768, 8, 256, true, 2, false, false, 3})), // 0.877 ([0.798])
         for_wide_memory(
-            exchanging_once({65536, 8, 128, true, 8, true, false, 6})), // 0.833 ([0.766])
+            padded(exchanging_once({65536, 8, 128, true, 8, true, false, 6}))), // 0.833 ([0.766])
         for_wide_memory(
             exchanging_once({131072, 8, 256, true, 8, true, true, 1})), // 0.806 ([0.711])
         for_wide_memory(
@@ -629,20 +659,20 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         // Round 40 (forty-seventh session), as softmax's: the width just past the row before and
         // the row's own, the rows they pass by in brackets, in the same run.
         for_wide_memory(
-            {28672, 7, 256, true, 2, false, false, 3}), // 0.823 / 0.903 ([0.740 / 0.819])
+            padded({28672, 7, 256, true, 2, false, false, 3})), // 0.823 / 0.903 ([0.740 / 0.819])
         for_wide_memory(
             {49152, 6, 128, true, 8, false, false, 7}), // 0.772 / 0.867 ([0.666 / 0.758])
         for_wide_memory(
             {57344, 7, 128, true, 8, false, false, 6}), // 0.770 / 0.860 ([0.692 / 0.768])
         for_wide_memory(exchanging_once(
             {98304, 6, 256, true, 8, true, true, 3})), // 0.742 / 0.802 ([0.696 / 0.806])
-        for_wide_memory(exchanging_once(
-            {114688, 7, 256, true, 8, true, true, 3})), // 0.786 / 0.804 ([0.687 / 0.761])
+        for_wide_memory(padded(exchanging_once(
+            {114688, 7, 256, true, 8, true, true, 3}))), // 0.786 / 0.804 ([0.687 / 0.761])
 
         // Round 44 (forty-eighth session), as softmax's.
         for_wide_memory({64, 2, 256, false, 1, false, true, 4}),
         for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.871 ([0.690])
-        for_wide_memory({256, 4, 128, false, 1, false, false, 8}),
+        for_wide_memory(padded({256, 4, 128, false, 1, false, false, 8})),
         for_wide_memory({320, 5, 128, false, 1, false, false, 8}),        // 0.842 at 264 ([0.543])
         for_wide_memory({384, 6, 128, false, 1, true, false, 8}),         // 0.937 ([0.758])
         for_wide_memory_phased({640, 5, 128, false, 1, false, false, 8}), // 0.915 at 600 ([0.608])
@@ -669,7 +699,7 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
 
         // Round 48 (forty-ninth session): four packs a lane at 97-128 columns, 0.941 ([0.875]);
         // rowfuse-bench 0.75-0.88 -> 0.78-0.95 (call11).
-        for_wide_memory({128, 4, 128, false, 1, false, false, 8}),
+        for_wide_memory(padded({128, 4, 128, false, 1, false, false, 8})),
     });
 
 /// Softmax over 16-bit inputs whose load chain masks and whose store chain drops (attention

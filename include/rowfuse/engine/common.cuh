@@ -2,6 +2,7 @@
 // that share a row, and the per-thread state that outlives the row loop.
 #pragma once
 
+#include <concepts>
 #include <utility>
 
 #include <cub/block/block_reduce.cuh>
@@ -82,7 +83,8 @@ template <class T, int BlockThreads, int RowWarps = BlockThreads / 32> struct bl
 /// the second over values that know the first's total (softmax: the max, then the sum of
 /// exp(x - max); layernorm: the sum, then the sums of x - mean and its square). Cheaper than
 /// merging a compound partial at every shuffle. Engines that stream the row keep `local`/`merge`.
-/// v holds a thread's values, n of them real and +0 past them (the packs it does not hold):
+/// v holds a thread's values, n of them real and +0 past them (the packs it does not hold;
+/// padded_phases_op below: Op::padding):
 ///   phase1(v, n) -> A;  merge1(A, A) -> A;  phase2(v, n, A total, cols) -> B (may rewrite v);
 ///   merge2(B, B) -> B;  finalize2(A total, B total, cols) -> stats;  finish2<N>(x, stats, row,
 ///   col0)
@@ -91,6 +93,16 @@ concept two_phase_op = requires(Op const& op, float (&v)[1]) {
   op.phase1(v, 1);
   op.merge1(op.phase1(v, 1), op.phase1(v, 1));
   op.phase2(v, 1, op.phase1(v, 1), index_t(1));
+};
+
+/// A two_phase_op with a value that its phases take as no value at all, whatever n says
+/// (softmax: -inf, which leaves the max and adds a term of +0): an engine may hold it in the
+/// places past a thread's real values instead of +0 and run phase1 and phase2 over every place,
+/// n = the places (the loops without a compare an element, and without a second, guarded copy).
+/// `Op::padding` is that value.
+template <class Op>
+concept padded_phases_op = two_phase_op<Op> && requires {
+  { Op::padding } -> std::convertible_to<float>;
 };
 
 /// A two_phase_op whose phase-2 sums, taken by each part of a row (a warp) about that part's own

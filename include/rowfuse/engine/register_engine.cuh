@@ -483,6 +483,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // This lane's packs inside the row: a prefix of 0 .. P-1, the same for every row but on phased
   // rows (phased_row), whose whole packs start at each row's first column on the grid.
   constexpr bool phased = Config::phased;
+  // The op's phases over every place, those past the lane's values padded (padded_phases_op).
+  constexpr bool padded = Config::pads_values && padded_phases_op<Op>;
   static_assert(!phased || phased_op<Op, N>, "phased rows run the ops of engine::phased_op");
   auto const lane_packs = [&](index_t whole_packs) {
     int count = 0;
@@ -1089,7 +1091,14 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         transform_pack(p, raw);
       }
     };
-    // A row read back (rereads) is never held: each phase reads it from the slot (below).
+    // A row read back (rereads) is never held: each phase reads it from the slot (below). The
+    // places past the lane's packs hold +0, or the op's padding (padded_phases_op).
+    constexpr float no_value = [] {
+      if constexpr (padded)
+        return float(Op::padding);
+      else
+        return 0.0f;
+    }();
     if (unguarded) {
       ROWFUSE_UNROLL
       for (int p = 0; p < P; ++p) {
@@ -1097,7 +1106,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         bool const valid = row_ok && p < valid_packs;
         ROWFUSE_UNROLL
         for (int j = 0; j < N; ++j)
-          v[p * N + j] = valid ? v[p * N + j] : 0.0f;
+          v[p * N + j] = valid ? v[p * N + j] : no_value;
       }
     } else {
       ROWFUSE_UNROLL
@@ -1107,7 +1116,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         } else {
           ROWFUSE_UNROLL
           for (int j = 0; j < N; ++j)
-            v[p * N + j] = 0.0f;
+            v[p * N + j] = no_value;
           if constexpr (two_streams) {
             ROWFUSE_UNROLL
             for (int j = 0; j < N; ++j)
@@ -1276,15 +1285,19 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       if constexpr (slots == 1)
         stage_row(next_row(), 0);
     };
-    // Where a thread of a one-block row holds 32 values, and for the norms' forward loops on
-    // cluster rows, the ops' loops have a second, unguarded copy (no compare and select an
-    // element) for a warp whose threads' values are all valid (n == P * N on each: every warp but
-    // a row's last, on most widths). The choice is the warp's, not the thread's: a warp whose
-    // threads chose apart would run both copies one after the other. Elsewhere the second copy
-    // spilled or lost (bench/NOTES.md, eighth and forty-ninth sessions).
+    // A padded row (padded_phases_op, Config::pads_values) runs the op's loops once over every
+    // place, unguarded: the padding past the lane's values counts as none. Otherwise, where a
+    // thread of a one-block row holds 32 values, and for the norms' forward loops on cluster rows,
+    // the ops' loops have a second, unguarded copy (no compare and select an element) for a warp
+    // whose threads' values are all valid (n == P * N on each: every warp but a row's last, on
+    // most widths). The choice is the warp's, not the thread's: a warp whose threads chose apart
+    // would run both copies one after the other. Elsewhere the second copy spilled or lost
+    // (bench/NOTES.md, eighth and forty-ninth sessions).
     constexpr bool norm_forward = reads_columns<Op, N> && !gradient_op<Op>;
     auto const over_values = [&](auto const& loop) {
-      if constexpr ((P * N == 32 && C == 1) || (C > 1 && norm_forward))
+      if constexpr (padded)
+        return loop(P * N);
+      else if constexpr ((P * N == 32 && C == 1) || (C > 1 && norm_forward))
         return __all_sync(0xffffffffu, n == P * N) ? loop(P * N) : loop(n);
       else
         return loop(n);

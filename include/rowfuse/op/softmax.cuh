@@ -110,6 +110,11 @@ template <bool Log, bool Accurate> struct softmax {
   // sum and rest) and no merge needs an exp, where the one-phase merge above costs two exps a
   // shuffle step (bench/NOTES.md).
 
+  /// What the phases take as no value (engine::padded_phases_op): the max passes it by and its
+  /// term is +0, so an engine may fill a thread's places past its values with it and run both
+  /// phases over every place, without a compare an element.
+  static constexpr float padding = rowfuse::detail::neg_inf;
+
   /// Phase 1: the max over v[0 .. n). fmaxf skips NaN; phase 2's sum carries it.
   template <int K> __device__ float phase1(float const (&v)[K], int n) const {
     float m = rowfuse::detail::neg_inf;
