@@ -123,7 +123,9 @@ inline constexpr int columns_ahead_packs = 2;
 ///    (200, 456, 776, 3080, 24584, 98312 columns, 16-bit) the phases lost a compare and a predicate
 ///    an element and softmax gained 0.04-0.08 of a copy, but on some rows ptxas, given the
 ///    unguarded loops, took up to twice the registers (log-softmax 16-bit at 131072 columns: 104
-///    -> 223, one block an SM where it had two; -0.12) or spilled under a cap;
+///    -> 223, one block an SM where it had two; -0.12) or spilled under a cap. The attention
+///    pipeline's rows gained 0.01-0.06 on all but one (its 16384-column row for devices of wide
+///    memory: -0.10);
 struct register_shape {
   index_t max_cols;
   int packs;
@@ -714,10 +716,10 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
 /// widths (warp rows to 2048 columns, block rows to 16384, cluster rows to 262144), so that an
 /// engine forced by softmax's table also runs here.
 inline constexpr register_shape attention_16bit_h100[] = {
-    {512, 2, 256, false, 1, true, false, 1}, // 0.75-0.78 at 128-512 ([0.72-0.74])
+    padded({512, 2, 256, false, 1, true, false, 1}), // 0.75-0.78 at 128-512 ([0.72-0.74])
     // Rows of 2 warps, 4 a block: pipeline_shapes.cu's survey_warps 0.852 (fp16); the planned call
     // 0.799 / 0.784 -> 0.855 / 0.850 (fp16 / bf16) against softmax's 4 x 128 row before it.
-    {1024, 2, 128, false, 1, true, false, 1, true, 64},
+    padded(padded_phased({1024, 2, 128, false, 1, true, false, 1, true, 64})),
     // softmax's 2048-column warp row, for forced plans only (the automatic plan takes the block
     // row below from 1025 columns).
     {1024, 8, 128, false, 1, true, false, 2},
@@ -725,21 +727,21 @@ inline constexpr register_shape attention_16bit_h100[] = {
     // 0.76, 8200 0.54 -> 0.72, 10240 0.65 -> 0.85, 16392 0.60 -> 0.66, 20480 0.72 -> 0.78. The
     // first two rows' twins lost (2048: 3000 columns 0.82 -> 0.72; 4096: 2056 0.65 -> 0.63, 2560
     // 0.74 -> 0.69).
-    {2048, 2, 128, true, 1, true, false, 1},        // 0.890 ([0.80])
-    {4096, 4, 128, true, 1, true, false, 1},        // 0.913 ([0.77])
-    sized({8192, 4, 256, true, 1, true, false, 1}), // softmax's, 0.868 (the best surveyed)
-    sized({16384, 4, 512, true, 1, true, true, 1}), // 0.912 ([0.88])
-    sized(
-        {32768, 4, 1024, true, 1, true, true, 1}), // 0.881 ([0.60] on the cluster row), 8 B spilled
+    padded({2048, 2, 128, true, 1, true, false, 1}),                // 0.890 ([0.80])
+    padded(padded_phased({4096, 4, 128, true, 1, true, false, 1})), // 0.913 ([0.77])
+    padded(sized({8192, 4, 256, true, 1, true, false, 1})), // softmax's, 0.868 (the best surveyed)
+    sized({16384, 4, 512, true, 1, true, true, 1}),         // 0.912 ([0.88])
+    // 0.881 ([0.60] on the cluster row), 8 B spilled
+    padded(sized({32768, 4, 1024, true, 1, true, true, 1})),
     // Cluster rows: the first only for forced plans (the block row above takes 32768 columns;
     // staged and persistent in clusters of 4: 0.867). The next two sized (twenty-ninth session,
     // H100): 32776 0.57 -> 0.69, 40960 0.64 -> 0.84, 65544 0.52 -> 0.62, 81920 0.59 -> 0.76;
     // misaligned 32777 0.42 -> 0.54, 40961 0.49 -> 0.66, 65545 0.40 -> 0.49. Not the last (H200:
     // 131080-163840 +0.02-0.04, misaligned 151937 0.36 -> 0.30).
     {32768, 4, 256, true, 4, false, false, 1},
-    sized({65536, 4, 256, true, 8, true, true, 1}),   // 0.861 ([0.49]; P8 x 128 staged: 0.70)
-    sized({131072, 4, 256, true, 16, true, true, 1}), // 0.831 ([0.46])
-    {262144, 8, 256, true, 16, true, true, 1},        // 0.680 ([0.62] block_cluster)
+    padded(sized({65536, 4, 256, true, 8, true, true, 1})),   // 0.861 ([0.49]; P8 x 128: 0.70)
+    padded(sized({131072, 4, 256, true, 16, true, true, 1})), // 0.831 ([0.46])
+    padded({262144, 8, 256, true, 16, true, true, 1}),        // 0.680 ([0.62] block_cluster)
 };
 
 /// attention_16bit_h100 and, for devices of wide memory, the shape pipeline_shapes.cu's survey of
@@ -759,7 +761,7 @@ inline constexpr auto attention_16bit = with_wide_memory_rows(
         // PIPELINE_SHAPES_BETWEEN (forty-eighth session): the widths between the powers of two to
         // 6144 columns on rows they fill, the survey's first shape (the H100 row's, unsized) in
         // brackets; a row of the H100 row's shape keeps the widths to 256.
-        for_wide_memory({256, 2, 256, false, 1, true, false, 1}),
+        for_wide_memory(padded({256, 2, 256, false, 1, true, false, 1})),
         for_wide_memory({320, 5, 128, false, 1, true, false, 6}), // 0.483 at 264 ([0.381])
         for_wide_memory({384, 3, 256, false, 1, true, false, 4}), // 0.586 ([0.504])
         for_wide_memory({640, 5, 128, false, 1, true, false, 6}), // 0.534 at 600 ([0.404])
@@ -1219,16 +1221,16 @@ inline constexpr register_shape softmax_32bit_h100[] = {
     {256, 2, 512, false, 1, false, false, 1}, // 1.013-1.017
     // 1.008. Its phased kernel capped to five blocks an SM (ptxas -v, twenty-sixth session: 48
     // registers aligned, 56 phased (four blocks), 46 capped, no spill; log-softmax's 51 / 55 / 48).
-    phased_capped({512, 4, 256, false, 1, true, false, 1}, 5),
-    {1024, 2, 128, true, 1, false, false, 1}, // 0.923
+    padded_phased(phased_capped({512, 4, 256, false, 1, true, false, 1}, 5)),
+    padded_phased({1024, 2, 128, true, 1, false, false, 1}), // 0.923
     // Block rows sized from 2048 columns (twenty-ninth session, H100; softmax / log-softmax, which
     // takes these rows but at 8192): 1032 0.94 -> 0.97 / 0.82 -> 0.94, 4104 0.82 -> 1.00 / 0.79 ->
     // 0.96, 8200 0.67 -> 0.98 / 0.62, 10240 0.76 -> 1.00 / 0.71 -> 0.78; misaligned 1033 0.73 ->
     // 0.93 / 0.72 -> 0.88, 4105 0.77 -> 1.00 / 0.75 -> 0.96. The cluster rows' twins lost for
     // softmax (16392 0.98 -> 0.95, 32776 0.95 -> 0.91, 65544 0.86 -> 0.82).
-    sized({2048, 2, 256, true, 1, false, false, 1}),  // 1.017
-    sized({4096, 4, 256, true, 1, false, false, 1}),  // 1.007
-    sized({8192, 4, 512, true, 1, false, false, 1}),  // 1.012
+    sized({2048, 2, 256, true, 1, false, false, 1}),         // 1.017
+    sized({4096, 4, 256, true, 1, false, false, 1}),         // 1.007
+    padded(sized({8192, 4, 512, true, 1, false, false, 1})), // 1.012
     sized({16384, 8, 512, true, 1, false, false, 1}), // 0.977 (r4: 16 x 256 1.005, 167 registers)
     {32768, 8, 256, true, 4, false, false, 1},        // r6 1.004 (8 x 1024 staged: 0.882)
     // The next three rows' phased kernels capped to the aligned ones' blocks an SM (ptxas -v,
