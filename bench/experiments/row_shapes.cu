@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-49) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-50) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -19,6 +19,8 @@
 // (tuning::register_shape::exchanges_once).
 // ROW_SHAPES_DIRECT_ONLY 1: shapes loaded straight to registers only (no staged kernels: half
 // the build).
+// ROW_SHAPES_PADS_VALUES 1: every shape runs softmax's and log-softmax's phases over padded
+// places (tuning::register_shape::pads_values).
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
@@ -52,6 +54,9 @@ namespace {
 #endif
 #ifndef ROW_SHAPES_DIRECT_ONLY
 #define ROW_SHAPES_DIRECT_ONLY 0
+#endif
+#ifndef ROW_SHAPES_PADS_VALUES
+#define ROW_SHAPES_PADS_VALUES 0
 #endif
 static_assert(ROW_SHAPES_PART >= 0 && ROW_SHAPES_PART <= 16, "parts are 0 to 16");
 static_assert(ROW_SHAPES_PART < 6 || ROW_SHAPES_PART > 9 || ROW_SHAPES_ROUND == 5 ||
@@ -228,9 +233,9 @@ template <class T, class MakeOp, bool Staged, int P, int B, bool Whole, int C, i
 void run_one(char const* opname, MakeOp const& make_op, index_t cols, double copy,
              bool persistent) {
   constexpr int N = misaligned ? 1 : 16 / sizeof(T);
-  using config = rf::detail::register_config<N, P, B, Whole, Staged, C, MinBlocks, RowFirst,
-                                             32 * RowWarps, Columns, false, false, false, false,
-                                             (C > 1 && ROW_SHAPES_EXCHANGES_ONCE)>;
+  using config = rf::detail::register_config<
+      N, P, B, Whole, Staged, C, MinBlocks, RowFirst, 32 * RowWarps, Columns, false, false, false,
+      false, (C > 1 && ROW_SHAPES_EXCHANGES_ONCE), ROW_SHAPES_PADS_VALUES != 0>;
   if (Staged && !config::template staged<T>)
     return; // the same kernel as the direct one
   index_t const ld = misaligned ? cols + 1 : cols;
@@ -1405,6 +1410,24 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              with_columns<ahead>(shape<4, 128, false, 1, 6>{}), shape<4, 128, false, 1, 5>{},
              shape<4, 64, false, 1, 12>{}, shape<4, 128, false, 1, 8>{},
              shape<4, 256, false, 1, 4>{});
+#elif ROW_SHAPES_ROUND == 50
+  // Round 50 (sixtieth session): the 16-bit cluster rows against QuACK's own shapes (8 packs of
+  // 256 threads a block, a block 16384 columns, three blocks an SM), built with and without the
+  // padding (ROW_SHAPES_PADS_VALUES) and exchanging once; the tables' rows beside them (softmax:
+  // 8 x 128 in 8 under six at 65536, 8 x 256 in 8 staged persistent at 131072, 16 x 128 in 16
+  // staged persistent at 262144; rmsnorm: 8 x 256 in 8 under two, persistent, at 131072), and
+  // the rows read back from their staging slot (held), which QuACK's rmsnorm does past 8K.
+  if constexpr (wide) {
+    sweep<T>(opname, op, {65536}, shape<8, 128, true, 8, 6>{}, shape<8, 256, true, 4, 3>{},
+             shape<8, 256, true, 4, 2>{}, with_columns<held>(shape<8, 256, true, 4, 3>{}));
+    sweep<T>(opname, op, {98312, 114688, 131072}, shape<8, 256, true, 8, 1>{},
+             shape<8, 256, true, 8, 2>{}, shape<8, 256, true, 8, 3>{}, shape<8, 128, true, 16, 6>{},
+             with_columns<held>(shape<8, 256, true, 8, 3>{}),
+             with_columns<held>(shape<8, 256, true, 8, 2>{}));
+    sweep<T>(opname, op, {196616, 262144}, shape<16, 128, true, 16, 1>{},
+             shape<8, 256, true, 16, 3>{}, shape<8, 256, true, 16, 2>{},
+             with_columns<held>(shape<8, 256, true, 16, 3>{}));
+  }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,
   // fp32 262144: ptxas gives log-softmax 76 registers on the 8 x 512 cluster row, one block an

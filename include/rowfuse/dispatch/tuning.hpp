@@ -501,8 +501,15 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
             exchanging_once({32768, 8, 256, true, 2, false, false, 3})), // 0.956 ([0.929])
         for_wide_memory(
             padded(exchanging_once({65536, 8, 128, true, 8, false, false, 6}))), // 0.945 ([0.902])
-        for_wide_memory({131072, 8, 256, true, 8, true, true, 1}),               // 0.859 ([0.792])
-        for_wide_memory({262144, 16, 128, true, 16, true, true, 1}),             // 0.855 ([0.782])
+        // Round 50 (sixtieth session): QuACK's own shape, 8 packs of 256 threads under a cap of
+        // three, padded and exchanging once, one cluster a row tile (80 registers, 24 bytes
+        // spilled), against round 35's staged persistent row in brackets in the same run; QuACK
+        // 0.970 in the same lease. rowfuse-bench (callC1): 122880 / 131072 +0.02-0.04 / +0.04.
+        for_wide_memory(
+            padded(exchanging_once({131072, 8, 256, true, 8, false, false, 3}))), // 0.906 ([0.856])
+        // Round 50's 8 x 256 in 16 under three (0.879 at 262144, this row 0.863) lost at 229376 in
+        // rowfuse-bench (-0.02, +0.01 at 262144): this row stays.
+        for_wide_memory({262144, 16, 128, true, 16, true, true, 1}), // 0.855 ([0.782])
         // Round 40 (forty-seventh session): the widths between the powers of two on rows of six,
         // seven, twelve and fourteen packs a thread (3/4 and 7/8 of the next power of two), the
         // width just past the row before and the row's own in each comment, the rows they pass by
@@ -633,11 +640,10 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
     with_phased_rows(phased_narrow_16bit, log_softmax_16bit_h100),
     {
         // Round 43 (forty-seventh session), rowfuse-bench on main (the rows they pass by) in
-        // brackets: group rows of 2 packs on a persistent grid to 224 columns (4 packs ran 0.06
-        // slower at 200 in rowfuse-bench, 0.12 faster at 256), a warp a row at 1024, rows of 2
-        // warps at 2048, block rows under caps that buy blocks at 4096-16384.
-        // 0.921 / 0.905 / 0.887 at 32-128
-        for_wide_memory(padded({224, 2, 256, false, 1, false, true, 4})),
+        // brackets: a warp a row at 1024, rows of 2 warps at 2048, block rows under caps that buy
+        // blocks at 4096-16384. Its group rows of 2 packs on a persistent grid to 224 columns
+        // (0.921 / 0.905 / 0.887 at 32-128, where later rows took them since) went in the
+        // sixtieth session: padded, the 256-column row's 4 packs a lane ran 193-224 faster.
         // r43 0.935 at 256 ([0.832])
         for_wide_memory(padded({512, 4, 128, false, 1, false, false, 8})),
         // 0.989 ([0.903])
@@ -653,10 +659,15 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         for_wide_memory(padded({32768, 8, 256, true, 2, false, false, 3})), // 0.877 ([0.798])
         for_wide_memory(
             padded(exchanging_once({65536, 8, 128, true, 8, true, false, 6}))), // 0.833 ([0.766])
-        for_wide_memory(
-            exchanging_once({131072, 8, 256, true, 8, true, true, 1})), // 0.806 ([0.711])
-        for_wide_memory(
-            exchanging_once({262144, 16, 128, true, 16, true, true, 1})), // 0.777 ([0.678])
+
+        // Round 50 (sixtieth session): padded, one cluster a row tile under caps of six blocks of
+        // 128 threads and three of 256, against round 38's rows (staged persistent, unpadded) in
+        // brackets in the same run. rowfuse-bench (callC1): 122880 / 131072 +0.03-0.06 / +0.04,
+        // 229376 / 262144 +0.00-0.02 / +0.02.
+        for_wide_memory(padded(
+            exchanging_once({131072, 8, 128, true, 16, false, false, 6}))), // 0.841 ([0.813])
+        for_wide_memory(padded(
+            exchanging_once({262144, 8, 256, true, 16, false, false, 3}))), // 0.796 ([0.753])
 
         // Round 40 (forty-seventh session), as softmax's: the width just past the row before and
         // the row's own, the rows they pass by in brackets, in the same run.
@@ -668,7 +679,11 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
             {57344, 7, 128, true, 8, false, false, 6}), // 0.770 / 0.860 ([0.692 / 0.768])
         for_wide_memory(exchanging_once(
             {98304, 6, 256, true, 8, true, true, 3})), // 0.742 / 0.802 ([0.696 / 0.806])
-        for_wide_memory(padded(exchanging_once(
+
+        // With its phased kernel (sixtieth session): rows off the grid at 98305-114688 columns
+        // took the H100's 4 x 1024 in 4 (rowfuse-bench at 100003: 0.53, softmax's 7 x 256 there
+        // 0.78).
+        for_wide_memory_phased(padded(exchanging_once(
             {114688, 7, 256, true, 8, true, true, 3}))), // 0.786 / 0.804 ([0.687 / 0.761])
 
         // Round 44 (forty-eighth session), as softmax's.
