@@ -6,7 +6,11 @@
 # instructions and stall samples). NAME.tgz under $OUT.
 set -u
 cd "$(dirname "$0")"; name=$1; who=$2; B=${3:-}; d=/tmp/$name; mkdir -p $d
-[ $who = quack ] && export PYTHONPATH=$(bash /tmp/peer-wheels/install.sh)
+# QuACK installed by an earlier call of the same lease (install.sh joins the wheels once) is reused.
+if [ $who = quack ]; then
+  if [ -d /tmp/peer-site ]; then export PYTHONPATH=/tmp/peer-site/nvidia_cutlass_dsl/dsl_packages:/tmp/peer-site
+  else export PYTHONPATH=$(bash /tmp/peer-wheels/install.sh); fi
+fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $d/device.txt
 S="--section SpeedOfLight --section LaunchStats --section Occupancy --section SchedulerStats --section WarpStateStats --section MemoryWorkloadAnalysis --section InstructionStats --section SourceCounters"
 M='--metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,dram__bytes_read.sum,dram__bytes_write.sum,sm__cycles_active.avg,smsp__warps_launched.sum'
