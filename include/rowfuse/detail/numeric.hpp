@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include <cuda_bf16.h>
@@ -89,6 +90,22 @@ template <class V, class T> ROWFUSE_HD V widen(T x) {
     return V(x);
   else
     return V(static_cast<float>(x)); // fp8 widen exactly to float
+}
+
+/// -infinity of an input element, made from its bits: a conversion from float would cost an
+/// instruction on the device (CUDA's float-to-half is inline assembly, which is not folded).
+template <input_element T> ROWFUSE_HD T negative_infinity() {
+  if constexpr (std::is_same_v<T, float>) {
+    return -std::numeric_limits<float>::infinity();
+  } else if constexpr (std::is_same_v<T, __half>) {
+    __half_raw bits;
+    bits.x = 0xfc00;
+    return __half(bits);
+  } else {
+    __nv_bfloat16_raw bits;
+    bits.x = 0xff80;
+    return __nv_bfloat16(bits);
+  }
 }
 
 /// Clamp to ±limit, keeping NaN (a plain fminf/fmaxf pair would turn NaN into -limit).

@@ -25,6 +25,10 @@ template <class T, class... Nodes>
 inline constexpr bool pure_load_chain<load_expr<T, Nodes...>> = (true && ... &&
                                                                  pure_load_node<Nodes>);
 
+/// Whether `Load` has no nodes: its values are its input's, widened to float.
+template <class Load> inline constexpr bool bare_load_chain = false;
+template <class T> inline constexpr bool bare_load_chain<load_expr<T>> = true;
+
 /// Load nodes that give the same values when run again over a row an engine keeps on chip, at no
 /// DRAM traffic, given what it keeps beside the input (`OperandsStaged`: the chain's operand
 /// streams, engine::operand_streams): pure nodes; rf::dropout, whose decisions the engine draws

@@ -1099,6 +1099,21 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       else
         return 0.0f;
     }();
+    // A padded row whose load chain has no nodes takes its padding in the raw input: each pack
+    // is read into registers that hold the input type's -inf (every input type has one), the
+    // read predicated, and converted as it is, so a place past the lane's values widens to the
+    // op's padding: one move a register of raw input (two values in 16 bits) where writing the
+    // padding over each converted value took one a value. Rows read from a staging slot and
+    // cluster rows that exchange twice keep the padding over the converted values: raw, ptxas
+    // spilled more on them (log-softmax lost 0.1 at 65536 and 0.02 at 32768 columns;
+    // bench/NOTES.md, sixty-first session).
+    constexpr bool pads_raw = [] {
+      if constexpr (padded && bare_load_chain<Load> && !staged && !inputs_first && !two_streams &&
+                    (C == 1 || exchanges_once<Config, Op>))
+        return Op::padding == rowfuse::detail::neg_inf;
+      else
+        return false;
+    }();
     if (unguarded) {
       ROWFUSE_UNROLL
       for (int p = 0; p < P; ++p) {
@@ -1107,6 +1122,17 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         ROWFUSE_UNROLL
         for (int j = 0; j < N; ++j)
           v[p * N + j] = valid ? v[p * N + j] : no_value;
+      }
+    } else if constexpr (pads_raw) {
+      ROWFUSE_UNROLL
+      for (int p = 0; p < P; ++p) {
+        input_t raw[N];
+        ROWFUSE_UNROLL
+        for (int j = 0; j < N; ++j)
+          raw[j] = rowfuse::detail::negative_infinity<input_t>();
+        if (row_ok && p < valid_packs)
+          read_pack(p, raw);
+        transform_pack(p, raw);
       }
     } else {
       ROWFUSE_UNROLL
