@@ -8,6 +8,8 @@
 //    down to 2^-133 (9.2e-41), and the fast exp had flushed them to 0; and fp32-subnormal
 //    probabilities (e^-93 to e^-100) that a store-side scale lifts into bf16's range (random
 //    testing found one near 2^-135 that the exp, then biased by only 2^8, had flushed).
+//  - softmax's fast path takes its terms about a row's max in one FFMA, with an offset whose
+//    rounding grows with |max|: rows far from 0 on either side of where it subtracts instead.
 // Rows that are not at an edge ride along: two elements sharing the max, one-element rows.
 #include <cmath>
 #include <limits>
@@ -60,6 +62,27 @@ std::vector<float> subnormal_probability_rows(long rows, long cols) {
     long const top = (r * 3) % cols;
     for (long c = 0; c < cols; ++c)
       x[std::size_t(r * cols + c)] = c == top ? 0.0f : -(93.0f + float((c + 2 * r) % 8));
+  }
+  return x;
+}
+
+/// Row r of a softmax case far from 0: base_r, less up to 8 by a hash of the column, plus a rise
+/// of 12 across the row, so that on the rows that exchange once each warp's own max differs and a
+/// row's parts fall on either side of the fast path's fold limit (|max| 1024, op/softmax.cuh).
+/// The bases run to fp16's largest values and, with `past_fp16`, to bf16's (each warp's terms
+/// subtracted from its max there).
+std::vector<float> far_rows(long rows, long cols, bool past_fp16) {
+  std::vector<float> bases = {0.0f,    -700.0f,  1000.0f, 1015.0f, 1023.5f,
+                              1024.0f, -1030.0f, 5000.0f, 60000.0f};
+  if (past_fp16)
+    bases.insert(bases.end(), {1e6f, 3e9f, 1e20f, -1e30f, 3e38f});
+  std::vector<float> x(std::size_t(rows * cols));
+  for (long r = 0; r < rows; ++r) {
+    float const base = bases[std::size_t(r) % bases.size()];
+    for (long c = 0; c < cols; ++c) {
+      float const drop = 8.0f * float((c * 2654435761u + r * 40503u) % 1024u) / 1024.0f;
+      x[std::size_t(r * cols + c)] = base - drop + 12.0f * float(c) / float(cols);
+    }
   }
   return x;
 }
@@ -155,6 +178,26 @@ TEST_CASE("softmax keeps fp32-subnormal probabilities that a store-side scale li
     check_every_engine<false, float, __nv_bfloat16, true>(x, rows, cols, tolerance, 0x1p12f);
     check_every_engine<false, __nv_bfloat16, __nv_bfloat16, true>(x, rows, cols, tolerance,
                                                                   0x1p12f);
+  }
+}
+
+TEST_CASE("softmax of rows far from 0 keeps one 16-bit ulp on either side of the fold limit") {
+  for (long cols : widths) {
+    long const rows = 14;
+    // One ulp of the output: below |max| 1024 the fast path's offset rounds to 2^-14 of an
+    // exponent at most (1e-5 relative in a term moved between a warp that folded it and one that
+    // did not, a fiftieth of an fp16 ulp). Folded at 60000, a moved term would carry up to 2^-8
+    // (3-5 fp16 ulps), and past 2^30 it would be out of range.
+    check_every_engine<false, __half, __half>(far_rows(rows, cols, false), rows, cols,
+                                              [](double e) { return test::ulp<__half>(e); });
+    check_every_engine<false, float, __half>(far_rows(rows, cols, false), rows, cols,
+                                             [](double e) { return test::ulp<__half>(e); });
+    check_every_engine<false, float, __nv_bfloat16>(
+        far_rows(rows, cols, true), rows, cols,
+        [](double e) { return test::ulp<__nv_bfloat16>(e); });
+    check_every_engine<false, __nv_bfloat16, __nv_bfloat16>(
+        far_rows(rows, cols, true), rows, cols,
+        [](double e) { return test::ulp<__nv_bfloat16>(e); });
   }
 }
 
