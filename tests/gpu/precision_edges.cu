@@ -8,8 +8,9 @@
 //    down to 2^-133 (9.2e-41), and the fast exp had flushed them to 0; and fp32-subnormal
 //    probabilities (e^-93 to e^-100) that a store-side scale lifts into bf16's range (random
 //    testing found one near 2^-135 that the exp, then biased by only 2^8, had flushed).
-//  - softmax's fast path takes its terms about a row's max in one FFMA, with an offset whose
-//    rounding grows with |max|: rows far from 0 on either side of where it subtracts instead.
+//  - softmax of rows far from 0, to fp16's and bf16's largest values: an exp that folds x - max
+//    into its FFMA (x * log2(e) + an offset, as QuACK's) has an offset whose rounding grows with
+//    |max|, and past 2^30 gives 0 or NaN (bench/NOTES.md, sixty-first session).
 // Rows that are not at an edge ride along: two elements sharing the max, one-element rows.
 #include <cmath>
 #include <limits>
@@ -67,10 +68,9 @@ std::vector<float> subnormal_probability_rows(long rows, long cols) {
 }
 
 /// Row r of a softmax case far from 0: base_r, less up to 8 by a hash of the column, plus a rise
-/// of 12 across the row, so that on the rows that exchange once each warp's own max differs and a
-/// row's parts fall on either side of the fast path's fold limit (|max| 1024, op/softmax.cuh).
-/// The bases run to fp16's largest values and, with `past_fp16`, to bf16's (each warp's terms
-/// subtracted from its max there).
+/// of 12 across the row, so that on the rows that exchange once each warp's own max differs (its
+/// terms are taken about it, then moved to the row's). The bases straddle 1024 and run to fp16's
+/// largest values and, with `past_fp16`, to bf16's.
 std::vector<float> far_rows(long rows, long cols, bool past_fp16) {
   std::vector<float> bases = {0.0f,    -700.0f,  1000.0f, 1015.0f, 1023.5f,
                               1024.0f, -1030.0f, 5000.0f, 60000.0f};
@@ -181,13 +181,13 @@ TEST_CASE("softmax keeps fp32-subnormal probabilities that a store-side scale li
   }
 }
 
-TEST_CASE("softmax of rows far from 0 keeps one 16-bit ulp on either side of the fold limit") {
+TEST_CASE("softmax of rows far from 0, to fp16's and bf16's largest values, keeps one 16-bit ulp") {
   for (long cols : widths) {
     long const rows = 14;
-    // One ulp of the output: below |max| 1024 the fast path's offset rounds to 2^-14 of an
-    // exponent at most (1e-5 relative in a term moved between a warp that folded it and one that
-    // did not, a fiftieth of an fp16 ulp). Folded at 60000, a moved term would carry up to 2^-8
-    // (3-5 fp16 ulps), and past 2^30 it would be out of range.
+    // One ulp of the output: the exp's x - max is exact wherever x is within a factor of 2 of
+    // the max (every element whose term counts, once |max| passes 200), so the terms are as
+    // accurate at 60000 or 3e38 as near 0. The folded exp (above) fails here: 176 checks, e.g.
+    // a one-column bf16 row at 1e20 gave 0.
     check_every_engine<false, __half, __half>(far_rows(rows, cols, false), rows, cols,
                                               [](double e) { return test::ulp<__half>(e); });
     check_every_engine<false, float, __half>(far_rows(rows, cols, false), rows, cols,

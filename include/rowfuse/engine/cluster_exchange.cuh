@@ -52,10 +52,10 @@ __device__ __forceinline__ std::uint32_t peer_address(std::uint32_t local, int r
 /// The longest a waiting thread asks to be suspended (nanoseconds) before try_wait returns false:
 /// suspended, a warp issues nothing until the phase completes (or the time runs out), where a
 /// try-wait without the hint returns after a short, hardware-chosen time and the loop around it
-/// spins: under ncu at 131072 16-bit columns the spin took 2.2 M instructions of the softmax
-/// kernel's 63.6 M, issue slots the other warps of the SM wait for (bench/NOTES.md, sixtieth
-/// and sixty-first sessions). The phase completes microseconds after the wait begins, so the
-/// bound only matters if a peer never sends, which the protocol excludes.
+/// spins (under ncu at 131072 16-bit columns, 2.2 M of the softmax kernel's 63.6 M instructions;
+/// timed, the hint moved no row beyond the noise: bench/NOTES.md, sixtieth and sixty-first
+/// sessions). The phase completes microseconds after the wait begins, so the bound only matters
+/// if a peer never sends, which the protocol excludes.
 inline constexpr std::uint32_t suspend_time_hint_ns = 10'000'000;
 
 __device__ __forceinline__ bool phase_done(std::uint32_t barrier, int parity) {
