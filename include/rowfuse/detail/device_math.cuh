@@ -26,20 +26,23 @@ inline constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 /// it costs no instruction; it rounds the exponent near the maximum (16 to 32) to 2^-20
 /// absolute, 1.4e-6 relative in the result: ample for the 16-bit and fp8 outputs that take
 /// this path (their ulps are 2^-8 and coarser; fp32 outputs take expf).
+/// 2^x by MUFU.EX2 (ex2.approx.ftz): 2 ulp, results below 2^-126 flushed to zero.
+__device__ __forceinline__ float exp2_approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
 template <bool Accurate, int Bias = 0>
 __device__ __forceinline__ float exp_shifted(float x, float shift) {
   if constexpr (Accurate) {
     static_assert(Bias == 0, "expf keeps subnormal results: the accurate path takes no bias");
     return expf(x - shift);
   } else {
-    float exponent;
     if constexpr (Bias == 0)
-      exponent = (x - shift) * log2_e;
+      return exp2_approx((x - shift) * log2_e);
     else
-      exponent = fmaf(x - shift, log2_e, float(Bias));
-    float y;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(exponent));
-    return y;
+      return exp2_approx(fmaf(x - shift, log2_e, float(Bias)));
   }
 }
 

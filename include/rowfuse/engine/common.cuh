@@ -110,16 +110,16 @@ concept padded_phases_op = two_phase_op<Op> && requires {
 /// exp(x - max) about it, rescaled by exp(own max - row max)), so that an engine whose reductions
 /// are costly rounds (a cluster's exchange) reduces phase 1 over each part alone and then both
 /// phases' part totals in one round:
+///   part_phase2(v, n, A part total) -> B, phase 2 about the part's total (may rewrite v);
 ///   sums_about(A part total, B part sums, A row total) -> B;  merge2 of the moved sums;
 ///   finalize_shifted(A row total, B row sums, A part total, cols) -> the part's stats;
 ///   finish_shifted<N>(x, stats, row, col0) finishes phase 2's v of the part.
 template <class Op>
 concept shifted_sums_op = two_phase_op<Op> && requires(Op const& op, float (&v)[1]) {
-  op.merge2(
-      op.sums_about(op.phase1(v, 1), op.phase2(v, 1, op.phase1(v, 1), index_t(1)), op.phase1(v, 1)),
-      op.phase2(v, 1, op.phase1(v, 1), index_t(1)));
-  op.finalize_shifted(op.phase1(v, 1), op.phase2(v, 1, op.phase1(v, 1), index_t(1)),
-                      op.phase1(v, 1), index_t(1));
+  op.merge2(op.sums_about(op.phase1(v, 1), op.part_phase2(v, 1, op.phase1(v, 1)), op.phase1(v, 1)),
+            op.part_phase2(v, 1, op.phase1(v, 1)));
+  op.finalize_shifted(op.phase1(v, 1), op.part_phase2(v, 1, op.phase1(v, 1)), op.phase1(v, 1),
+                      index_t(1));
 };
 
 /// A two_phase_op whose statistics also come from one pass about a centre c that every thread

@@ -1439,9 +1439,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         refill_single_slot();
         auto const lane_second = [&] {
           auto const packs_second =
-              over_values([&](int count) { return op.phase2(v, count, warp_first, cols); });
+              over_values([&](int count) { return op.part_phase2(v, count, warp_first); });
           if constexpr (phased)
-            return op.merge2(packs_second, op.phase2(edge, edge_n, warp_first, cols));
+            return op.merge2(packs_second, op.part_phase2(edge, edge_n, warp_first));
           else
             return packs_second;
         }();

@@ -133,10 +133,55 @@ template <bool Log, bool Accurate> struct softmax {
   };
   using sums = std::conditional_t<Log, log_sums, float>;
 
+  /// Softmax's fast path takes phase 2's terms on a line of the row's own: 2^(slope * x +
+  /// offset), one FFMA and one MUFU.EX2 an element, where exp_shifted's x - max costs an FADD
+  /// more. The offset's rounding is a factor common to every term of the row, which cancels in
+  /// term / sum. The line depends on |max|, with no branch over the values:
+  ///  - below 2^29: slope log2(e), offset 24 - max * log2(e) rounded upward, so the max's term
+  ///    lies in [2^24, 2^88): every term term_bias protects stays normal, and a sum of 2^31 of
+  ///    them finite;
+  ///  - 2^29 to 2^30: offset -33 - max * log2(e) rounded upward (its ulp is 64 or 128), the max's
+  ///    term in [2^-33, 2^95): the one other element that counts there, 64 below the max (2^-92.3
+  ///    relative), stays normal;
+  ///  - from 2^30 (and inf or NaN): slope 1, offset -max: the terms are 1 at the max and 0
+  ///    elsewhere (128 or more below it), as exp_shifted's are there, and inf or NaN as theirs.
+  /// The rows that exchange once move each part's sums between maxima by exp_shifted's factor,
+  /// which needs the parts' terms exact about their maxima: they take part_phase2.
+  static constexpr bool lines_terms = !Accurate && !Log;
+  struct line {
+    float slope;
+    float offset;
+  };
+  static __device__ line line_of(float shift) {
+    float const magnitude = fabsf(shift);
+    bool const ones = !(magnitude < 0x1p30f);
+    return {ones ? 1.0f : rowfuse::detail::log2_e,
+            ones
+                ? -shift
+                : __fmaf_ru(-shift, rowfuse::detail::log2_e, magnitude < 0x1p29f ? 24.0f : -33.0f)};
+  }
+
   /// Phase 2: the sums over v[0 .. n) of the terms of v - row max. softmax rewrites v into its
   /// terms, so finishing is one multiply; log-softmax keeps x.
   template <int K> __device__ sums phase2(float (&v)[K], int n, float row_max, index_t) const {
-    float const shift = row_max == rowfuse::detail::neg_inf ? 0.0f : row_max;
+    if constexpr (lines_terms) {
+      line const row_line = line_of(row_max == rowfuse::detail::neg_inf ? 0.0f : row_max);
+      float s = 0.0f;
+      ROWFUSE_UNROLL
+      for (int i = 0; i < K; ++i) {
+        float const t = rowfuse::detail::exp2_approx(fmaf(v[i], row_line.slope, row_line.offset));
+        v[i] = t;
+        if (n == K || i < n)
+          s += t;
+      }
+      return s;
+    } else {
+      return part_phase2(v, n, row_max);
+    }
+  }
+  /// Phase 2 about a part's own max `part_max` (engine::shifted_sums_op), exp_shifted's terms.
+  template <int K> __device__ sums part_phase2(float (&v)[K], int n, float part_max) const {
+    float const shift = part_max == rowfuse::detail::neg_inf ? 0.0f : part_max;
     float s = 0.0f, rest = 0.0f;
     ROWFUSE_UNROLL
     for (int i = 0; i < K; ++i) {
