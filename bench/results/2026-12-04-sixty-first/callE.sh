@@ -4,7 +4,7 @@
 # in .device-carry/s61, softmax and log-softmax fp16 and bf16, aligned at 20 widths 32-262144 and off
 # the grid at 4, two passes (../2026-12-02-fifty-fourth/run1.sh).
 cd "$(dirname "$0")"; R=$PWD/../../..
-mkdir -p /tmp/c && cp $R/.device-carry/s61/rfb-PS2 $R/.device-carry/s61/rfb-G /tmp/c/
+mkdir -p /tmp/c && cp $R/.device-carry/s61/rfb-* /tmp/c/
 OPS=softmax,log_softmax DTYPES=fp16,bf16 PASSES=2 MIS=300,700,3500,100003 \
   AL=32,64,128,136,160,176,192,224,256,1024,4096,16384,32768,65536,98312,122880,131072,196616,229376,262144 \
-  bash ../2026-12-02-fifty-fourth/run1.sh $1 /tmp/c PS2 G
+  bash ../2026-12-02-fifty-fourth/run1.sh $1 /tmp/c PS2 ${VARIANTS:-G}
