@@ -11,6 +11,13 @@ namespace rowfuse::detail {
 inline constexpr float log2_e = 1.4426950408889634f;
 inline constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 
+/// 2^x by MUFU.EX2 (ex2.approx.ftz): 2 ulp, results below 2^-126 flushed to zero.
+__device__ __forceinline__ float exp2_approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
 /// exp(x - shift) * 2^Bias. The accurate path (fp32 outputs: within 1e-6 relative) uses expf,
 /// which keeps subnormal results itself, so it takes no bias; the fast path (16-bit and fp8
 /// outputs, whose ulp is 2^-8 or coarser) is one MUFU.EX2 of (x - shift) * log2(e) + Bias.
@@ -26,13 +33,6 @@ inline constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 /// it costs no instruction; it rounds the exponent near the maximum (16 to 32) to 2^-20
 /// absolute, 1.4e-6 relative in the result: ample for the 16-bit and fp8 outputs that take
 /// this path (their ulps are 2^-8 and coarser; fp32 outputs take expf).
-/// 2^x by MUFU.EX2 (ex2.approx.ftz): 2 ulp, results below 2^-126 flushed to zero.
-__device__ __forceinline__ float exp2_approx(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-
 template <bool Accurate, int Bias = 0>
 __device__ __forceinline__ float exp_shifted(float x, float shift) {
   if constexpr (Accurate) {
