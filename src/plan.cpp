@@ -167,16 +167,16 @@ bool row_for(tuning::register_shape const& s, device_info const& device, bool ph
 /// The first shape of `shapes`, in table order, that is for this device (row_for) and holds
 /// `cols`: for the automatic plan (`kind` automatic) the first of any register engine whose
 /// max_cols reaches cols, so that a row takes the widths above the row before it whatever their
-/// engines (as launch.cuh's admitted() compiles them; a row for devices of wide memory may then
-/// stand before an H100 row of another engine at its width); for a forced engine the first of
-/// that engine whose capacity does.
+/// engines (as compiled_rows.hpp's admitted() compiles them; a row for devices of wide memory may
+/// then stand before an H100 row of another engine at its width); for a forced engine the first
+/// of that engine whose capacity does, among the rows `compiled` marks (empty: every row).
 bool try_register(plan& p, engine_kind kind, std::span<tuning::register_shape const> shapes,
-                  device_info const& device, bool phased) {
+                  device_info const& device, bool phased, std::span<bool const> compiled) {
   bool const automatic = kind == engine_kind::automatic;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     tuning::register_shape const& s = shapes[i];
     engine_kind const of = engine_of(s);
-    if ((!automatic && of != kind) ||
+    if ((!automatic && (of != kind || (!compiled.empty() && !compiled[i]))) ||
         (of == engine_kind::cluster_rows && device.compute_capability < 90) ||
         !row_for(s, device, phased))
       continue;
@@ -294,7 +294,8 @@ namespace {
 /// try_plan, for rows on the 16-byte grid or (`phased`) for the whole packs of a phased row.
 plan plan_of(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
              device_info const& device, std::span<tuning::register_shape const> shapes,
-             int cluster_cache_bytes, int streaming_cache_bytes, bool phased) {
+             int cluster_cache_bytes, int streaming_cache_bytes, bool phased,
+             std::span<bool const> compiled) {
   plan p;
   p.op = op;
   p.rows = rows;
@@ -307,7 +308,7 @@ plan plan_of(char const* op, index_t rows, index_t cols, int pack, engine_kind f
   bool ok = false;
   switch (forced) {
   case engine_kind::automatic:
-    ok = try_register(p, engine_kind::automatic, shapes, device, phased) ||
+    ok = try_register(p, engine_kind::automatic, shapes, device, phased, compiled) ||
          try_streaming(p, cols, true, streaming_cache_bytes, device) ||
          (cluster_cache_bytes < 4 && try_cluster(p, cols, cluster_cache_bytes, device)) ||
          try_streaming(p, cols, false, streaming_cache_bytes, device);
@@ -320,7 +321,7 @@ plan plan_of(char const* op, index_t rows, index_t cols, int pack, engine_kind f
                     ": engine cluster_rows needs thread-block clusters (compute "
                     "capability 9.0); device ",
                     device.id, " has ", device.compute_capability);
-    ok = try_register(p, forced, shapes, device, phased);
+    ok = try_register(p, forced, shapes, device, phased, compiled);
     break;
   case engine_kind::block_smem:
     ok = try_streaming(p, cols, true, streaming_cache_bytes, device);
@@ -339,16 +340,20 @@ plan plan_of(char const* op, index_t rows, index_t cols, int pack, engine_kind f
   }
   if (!ok) {
     index_t const optin = index_t(device.shared_memory_per_block_optin);
+    bool const register_engine = forced == engine_kind::warp_rows ||
+                                 forced == engine_kind::block_rows ||
+                                 forced == engine_kind::cluster_rows;
     index_t widest_register_row = 0;
     for (auto const& s : shapes)
       if ((forced == engine_kind::warp_rows) == !s.whole_block &&
           (forced == engine_kind::cluster_rows) == (s.cluster_blocks > 1) &&
           row_for(s, device, phased))
         widest_register_row = std::max(widest_register_row, tuning::capacity(s, pack));
+    if (register_engine && widest_register_row >= cols)
+      return refuse(p, op, ": engine ", to_string(forced), " holds cols = ", cols,
+                    " with packs of ", pack, " only on rows this call's cols_range left out");
     index_t const most =
-        forced == engine_kind::warp_rows || forced == engine_kind::block_rows ||
-                forced == engine_kind::cluster_rows
-            ? widest_register_row
+        register_engine ? widest_register_row
         : forced == engine_kind::block_cluster
             ? cluster_max_blocks * (optin - index_t(cluster_reserved_smem)) / cluster_cache_bytes
             : (optin - tuning::streaming_reserved_smem) / streaming_cache_bytes;
@@ -363,20 +368,20 @@ plan plan_of(char const* op, index_t rows, index_t cols, int pack, engine_kind f
 
 plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
               device_info const& device, std::span<tuning::register_shape const> shapes,
-              int cluster_cache_bytes, int streaming_cache_bytes) {
+              int cluster_cache_bytes, int streaming_cache_bytes, std::span<bool const> compiled) {
   return plan_of(op, rows, cols, pack, forced, device, shapes, cluster_cache_bytes,
-                 streaming_cache_bytes, false);
+                 streaming_cache_bytes, false, compiled);
 }
 
 plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
                      device_info const& device, std::span<tuning::register_shape const> shapes,
                      std::span<bool const> compiled) {
   index_t const whole = cols / pack * pack;
-  plan p = plan_of(op, rows, whole, pack, forced, device, shapes, 4, 4, true);
+  plan p = plan_of(op, rows, whole, pack, forced, device, shapes, 4, 4, true, {});
   // On a device of wide memory the row the whole packs take on the grid, where it is one for such
   // devices with a phased kernel (tuning::for_wide_memory_phased): the same widths as on the grid.
   if (forced == engine_kind::automatic && device.wide_memory()) {
-    plan const on_grid = plan_of(op, rows, whole, pack, forced, device, shapes, 4, 4, false);
+    plan const on_grid = plan_of(op, rows, whole, pack, forced, device, shapes, 4, 4, false, {});
     if (on_grid.shape >= 0) {
       auto const row = std::size_t(on_grid.shape);
       if (shapes[row].wide_memory_only && shapes[row].has_phased_kernel &&

@@ -15,6 +15,7 @@
 #include <tuple>
 #include <vector>
 
+#include <rowfuse/dispatch/compiled_rows.hpp>
 #include <rowfuse/dispatch/plan.hpp>
 #include <rowfuse/dispatch/tuning.hpp>
 
@@ -1004,4 +1005,101 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
   rf::plan const forced =
       rf::detail::choose_plan("layernorm", 4096, 4096, 8, rf::engine_kind::block_rows, h100, chain);
   CHECK(!chain[std::size_t(forced.shape)].wide_memory_only);
+}
+
+TEST_CASE("a call bounded by cols_range compiles the aligned row of every automatic plan inside "
+          "its bound, and no row whose automatic widths lie outside it") {
+  rf::device_info const devices[] = {test::described_device(), test::described_h200()};
+  rf::cols_range const ranges[] = {{1, 32},        {33, 64},        {100, 300},    {257, 512},
+                                   {1000, 1000},   {1024, 4096},    {4097, 20000}, {20001, 70000},
+                                   {65536, 65536}, {100000, 262144}};
+  int plans = 0, left_out = 0;
+  for (auto key : keys) {
+    CAPTURE(key.element_bytes);
+    CAPTURE(key.pack);
+    for (shape_family family : families) {
+      CAPTURE(int(family));
+      table const shapes = rf::detail::register_shapes(key.element_bytes, key.pack, family);
+      for (rf::cols_range const range : ranges) {
+        CAPTURE(range.min);
+        CAPTURE(range.max);
+        std::vector<bool> compiled(shapes.size());
+        for (std::size_t row = 0; row < shapes.size(); ++row)
+          compiled[row] = rf::detail::compiled_row(shapes, row, key.pack, range, false);
+        // Each row's edges and a spread of widths between the bounds.
+        std::vector<rf::index_t> widths = {range.min, range.max};
+        for (int step = 1; step < 16; ++step)
+          widths.push_back(range.min + (range.max - range.min) * step / 16);
+        for (auto const& s : shapes)
+          for (rf::index_t cols : {s.max_cols, s.max_cols + 1})
+            if (cols >= range.min && cols <= range.max)
+              widths.push_back(cols);
+        for (auto const& device : devices)
+          for (rf::index_t cols : widths) {
+            CAPTURE(cols);
+            rf::plan const p = rf::detail::try_plan("softmax", 64, cols, key.pack,
+                                                    rf::engine_kind::automatic, device, shapes);
+            if (p.shape < 0)
+              continue; // past the registers: the streaming and cluster engines
+            ++plans;
+            CHECK(compiled[std::size_t(p.shape)]);
+          }
+        // Rows narrower than the bound whose capacity reaches into it: a forced engine could
+        // run them there, no automatic plan takes them.
+        for (std::size_t row = 0; row < shapes.size(); ++row)
+          left_out += !compiled[row] && !shapes[row].phased_only &&
+                      shapes[row].max_cols < range.min &&
+                      rf::tuning::capacity(shapes[row], key.pack) >= range.min;
+      }
+    }
+  }
+  CHECK(plans > 1000);
+  CHECK(left_out > 100);
+}
+
+TEST_CASE("a forced engine under a cols_range takes a compiled row that holds the width, and "
+          "says so where the bound left every such row out") {
+  rf::device_info const h200 = test::described_h200();
+  table const shapes = rf::detail::register_shapes(2, 8, shape_family::softmax);
+  auto const compiled_in = [&](rf::cols_range range) {
+    auto rows = std::make_unique<bool[]>(shapes.size());
+    for (std::size_t row = 0; row < shapes.size(); ++row)
+      rows[row] = rf::detail::compiled_row(shapes, row, 8, range, false);
+    return rows;
+  };
+  auto const between = compiled_in({1024, 4096});
+  std::span<bool const> const bounded(between.get(), shapes.size());
+  for (rf::index_t cols : {1024, 2048, 3000}) {
+    CAPTURE(cols);
+    rf::plan const unbounded =
+        rf::detail::try_plan("rf::softmax", 64, cols, 8, rf::engine_kind::warp_rows, h200, shapes);
+    rf::plan const p = rf::detail::try_plan("rf::softmax", 64, cols, 8, rf::engine_kind::warp_rows,
+                                            h200, shapes, 4, 4, bounded);
+    REQUIRE(p.refused.empty());
+    CHECK(p.engine == rf::engine_kind::warp_rows);
+    CHECK(bounded[std::size_t(p.shape)]);
+    CHECK(rf::tuning::capacity(shapes[std::size_t(p.shape)], 8) >= cols);
+    // The unbounded plan's row where the bound compiled it, a wider one where it did not.
+    if (bounded[std::size_t(unbounded.shape)])
+      CHECK(p.shape == unbounded.shape);
+    else
+      CHECK(p.shape > unbounded.shape);
+  }
+  // The warp rows that hold 4096 columns take wider widths automatically: left out of this bound.
+  CHECK(rf::detail::try_plan("rf::softmax", 64, 4096, 8, rf::engine_kind::warp_rows, h200, shapes,
+                             4, 4, bounded)
+            .refused == "rowfuse: rf::softmax: engine warp_rows holds cols = 4096 with packs of 8 "
+                        "only on rows this call's cols_range left out");
+  // Rows of at most 32 columns compile no block row: a forced block_rows is refused, and says why.
+  auto const narrow = compiled_in({1, 32});
+  rf::plan const refused =
+      rf::detail::try_plan("rf::softmax", 64, 32, 8, rf::engine_kind::block_rows, h200, shapes, 4,
+                           4, std::span<bool const>(narrow.get(), shapes.size()));
+  CHECK(refused.engine == rf::engine_kind::automatic);
+  CHECK(refused.refused ==
+        "rowfuse: rf::softmax: engine block_rows holds cols = 32 with packs of 8 "
+        "only on rows this call's cols_range left out");
+  // Unbounded, the same forced engine runs.
+  CHECK(rf::detail::try_plan("rf::softmax", 64, 32, 8, rf::engine_kind::block_rows, h200, shapes)
+            .refused.empty());
 }

@@ -5,8 +5,8 @@
 // for the widest pack and for single elements (and, for the widest pack, a twin on blocks the
 // launch sizes where the row is sized_at_launch), plus the streaming and cluster engines for rows
 // past the registers. The plan names its table row; the launcher instantiates exactly the rows a
-// caller's column bound (cols_range) admits, and completes the plan (grid, shared memory) before
-// the launch.
+// caller's column bound (cols_range) admits (compiled_rows.hpp), and completes the plan (grid,
+// shared memory) before the launch.
 #pragma once
 
 #include <algorithm>
@@ -24,26 +24,12 @@
 #include "../op/softmax.cuh"
 #include "../op/softmax_backward.cuh"
 #include "cluster_sizing.hpp"
+#include "compiled_rows.hpp"
 #include "kernel_cache.hpp"
 #include "phase_copies.cuh"
 #include "plan.hpp"
 #include "register_config.cuh"
 #include "tuning.hpp"
-
-namespace rowfuse {
-
-/// A bound on the widths one call site will see, known at compile time: the call then
-/// instantiates only the kernels those widths can plan (a call outside the bound throws
-/// rowfuse::error). `rf::softmax<rf::cols_range{1, 4096}>(load, store)`.
-struct cols_range {
-  index_t min = 1;
-  index_t max = index_t(1) << 62;
-};
-
-/// Every width: the default.
-inline constexpr cols_range any_cols{};
-
-} // namespace rowfuse
 
 namespace rowfuse::detail {
 
@@ -112,58 +98,6 @@ inline constexpr tuning::shape_family shape_family_of =
 /// (tuning::shapes_for).
 template <class T, int N, class Op, class Load, class Store> constexpr auto const& shape_table() {
   return tuning::shapes_for<int(sizeof(T)), N, shape_family_of<Op, Load, Store>>();
-}
-
-/// Whether table row I can plan a width inside Range, in aligned or (`Phased`) phased plans:
-/// automatic plans take it for widths up to its max_cols above the previous row's that those
-/// plans take (rows for devices of wide memory, tuning::with_wide_memory_rows, plan aligned rows
-/// on such devices alone, and phased rows there at the same widths where they have a phased
-/// kernel; rows for phased plans, tuning::for_phased_rows, phased rows alone); forced ones for any
-/// width up to its capacity.
-template <auto const& Table, std::size_t I, int N, cols_range Range, bool Phased>
-constexpr bool admitted() {
-  index_t lowest = 1;
-  for (std::size_t before = I; before-- > 0;) {
-    // A row for devices of wide memory takes its widths on the grid in phased plans too, so only
-    // aligned plans and its phased plans pass the rows for phased plans alone by.
-    bool const passed_by = (Table[before].wide_memory_only && !Table[I].wide_memory_only) ||
-                           (Table[before].phased_only && (!Phased || Table[I].wide_memory_only));
-    if (!passed_by) {
-      lowest = Table[before].max_cols + 1;
-      break;
-    }
-  }
-  index_t const highest = std::max(Table[I].max_cols, tuning::capacity(Table[I], N));
-  // A phased plan takes the row that holds a width's whole packs.
-  index_t const narrowest = Phased ? Range.min / N * N : Range.min;
-  return Range.max >= lowest && narrowest <= highest;
-}
-
-/// Whether row I has a kernel for phased rows (`Phased`) or aligned ones (every row but those for
-/// phased plans alone).
-template <auto const& Table, std::size_t I, int N, cols_range Range, bool Phased>
-constexpr bool compiled_row() {
-  return admitted<Table, I, N, Range, Phased>() &&
-         (Phased ? Table[I].has_phased_kernel : !Table[I].phased_only);
-}
-
-/// Which rows of Table a call bounded by Range instantiates kernels for, phased or aligned.
-template <auto const& Table, int N, cols_range Range, bool Phased = false>
-constexpr auto admitted_rows() {
-  std::array<bool, std::size(Table)> rows{};
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    ((rows[I] = compiled_row<Table, I, N, Range, Phased>()), ...);
-  }
-  (std::make_index_sequence<std::size(Table)>{});
-  return rows;
-}
-
-/// Whether rows wider than every register shape (the streaming and cluster engines) can occur.
-template <auto const& Table, int N, cols_range Range> constexpr bool past_registers() {
-  index_t widest = 0;
-  for (auto const& s : Table)
-    widest = std::max(widest, std::max(s.max_cols, tuning::capacity(s, N)));
-  return Range.max > widest;
 }
 
 template <auto const& Table, std::size_t I, int N, bool Phased = false, bool Sized = false>
@@ -295,7 +229,7 @@ bool launch_for_pack(plan& p, Op const& op, Load const& load, Store const& store
   bool launched = false;
   for_each_index<std::size(table)>([&](auto index) {
     constexpr std::size_t I = decltype(index)::value;
-    if constexpr (compiled_row<table, I, N, Range, Phased>()) {
+    if constexpr (compiled_row(table, I, N, Range, Phased)) {
       using config = typename register_kernel_config<table, I, N, Phased>::type;
       if (!launched && p.shape == int(I)) {
         if constexpr (sized_twin<table, I>) {
@@ -367,6 +301,10 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
          "] this call was compiled for");
 
   int const pack = wide_ok ? wide : 1;
+  static constexpr auto compiled_wide =
+      compiled_rows<shape_table<T, wide, Op, Load, Store>(), wide, Range>();
+  static constexpr auto compiled_single =
+      compiled_rows<shape_table<T, 1, Op, Load, Store>(), 1, Range>();
   plan p = options.pack > 1 && !wide_ok
                ? plan{.op = Op::name,
                       .rows = rows,
@@ -378,16 +316,18 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
                : try_plan(Op::name, rows, cols, pack, options.engine, dev,
                           register_shapes(int(sizeof(T)), pack, shape_family_of<Op, Load, Store>),
                           engine::cluster_cache_bytes<Op, Load>,
-                          int(sizeof(float)) * engine::cached_streams<Op>);
+                          int(sizeof(float)) * engine::cached_streams<Op>,
+                          pack == wide ? std::span<bool const>(compiled_wide)
+                                       : std::span<bool const>(compiled_single));
   // Rows off the grid take phased packs where every view's rows start equally far off it and a
   // register shape holds the row's whole packs (try_phased_plan); single elements elsewhere.
   if constexpr (engine::phased_op<Op, wide>) {
     if (!wide_ok && options.pack == 0 && phases_allow<wide>(op, load, store)) {
-      static constexpr auto compiled =
-          admitted_rows<shape_table<T, wide, Op, Load, Store>(), wide, Range, true>();
+      static constexpr auto compiled_phased =
+          compiled_rows<shape_table<T, wide, Op, Load, Store>(), wide, Range, true>();
       plan const phased = try_phased_plan(
           Op::name, rows, cols, wide, options.engine, dev,
-          register_shapes(int(sizeof(T)), wide, shape_family_of<Op, Load, Store>), compiled);
+          register_shapes(int(sizeof(T)), wide, shape_family_of<Op, Load, Store>), compiled_phased);
       if (phased.phased)
         p = phased;
     }

@@ -103,11 +103,14 @@ std::span<tuning::register_shape const> register_shapes(int element_bytes, int p
 /// engine is automatic. `cluster_cache_bytes` is what
 /// block_cluster keeps a column in (4 for fp32; the input's size when the load chain is pure,
 /// see engine::caches_raw_input; 8 for a gradient_op), `streaming_cache_bytes` what block_smem
-/// keeps one in (4; 8 for a gradient_op, engine::cached_streams). Grid and shared memory are the
-/// launcher's (complete_plan).
+/// keeps one in (4; 8 for a gradient_op, engine::cached_streams). A forced register engine takes
+/// its row among those `compiled` marks (the rows whose aligned kernels the call instantiated
+/// under its cols_range, compiled_rows.hpp; empty: every row); the automatic plan's row is always
+/// compiled. Grid and shared memory are the launcher's (complete_plan).
 plan try_plan(char const* op, index_t rows, index_t cols, int pack, engine_kind forced,
               device_info const& device, std::span<tuning::register_shape const> shapes,
-              int cluster_cache_bytes = 4, int streaming_cache_bytes = 4);
+              int cluster_cache_bytes = 4, int streaming_cache_bytes = 4,
+              std::span<bool const> compiled = {});
 
 /// try_plan for phased rows of packs of `pack` (plan::phased; the caller checks the views): the
 /// shapes that hold a row's whole packs, at most cols / pack of them (its head and tail are single

@@ -1,0 +1,89 @@
+// Which rows of a register-shape table one call compiles kernels for: those that the widths of
+// its compile-time column bound (cols_range) can plan. Host code: the launcher instantiates the
+// rows it marks (launch.cuh), the planner chooses a forced engine's row among them (try_plan),
+// and the host tests check that every automatic plan finds its row compiled.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <span>
+
+#include "../detail/config.hpp"
+#include "tuning.hpp"
+
+namespace rowfuse {
+
+/// A bound on the widths one call site will see, known at compile time: the call then
+/// instantiates only the kernels its automatic plans take for those widths (a call outside the
+/// bound throws rowfuse::error; a forced engine runs on the kernels the bound compiled).
+/// `rf::softmax<rf::cols_range{1, 4096}>(load, store)`.
+struct cols_range {
+  index_t min = 1;
+  index_t max = index_t(1) << 62;
+};
+
+/// Every width: the default.
+inline constexpr cols_range any_cols{};
+
+} // namespace rowfuse
+
+namespace rowfuse::detail {
+
+/// Whether row `row` of `table` (packs of `pack`) can plan a width inside `range`, in aligned or
+/// (`phased`) phased plans. The automatic plan takes a row for the widths up to its max_cols
+/// above the previous row's that those plans take (rows for devices of wide memory,
+/// tuning::with_wide_memory_rows, plan aligned rows on such devices alone, and phased rows there
+/// at the same widths where they have a phased kernel; rows for phased plans,
+/// tuning::for_phased_rows, phased rows alone). Automatic phased plans also take rows for the
+/// whole packs of a width up to the row's capacity (try_phased_plan: the rows where a shape passes
+/// phased plans by, and narrow_phased_shape's), so a phased kernel is compiled for every width
+/// up to its capacity. An aligned kernel is compiled for its automatic widths alone: a forced
+/// engine under a bound takes the rows compiled for it (try_plan's `compiled`).
+constexpr bool admitted(std::span<tuning::register_shape const> table, std::size_t row, int pack,
+                        cols_range range, bool phased) {
+  index_t lowest = 1;
+  for (std::size_t before = row; before-- > 0;) {
+    // A row for devices of wide memory takes its widths on the grid in phased plans too, so only
+    // aligned plans and its phased plans pass the rows for phased plans alone by.
+    bool const passed_by = (table[before].wide_memory_only && !table[row].wide_memory_only) ||
+                           (table[before].phased_only && (!phased || table[row].wide_memory_only));
+    if (!passed_by) {
+      lowest = table[before].max_cols + 1;
+      break;
+    }
+  }
+  index_t const highest = phased ? std::max(table[row].max_cols, tuning::capacity(table[row], pack))
+                                 : table[row].max_cols;
+  // A phased plan takes the row that holds a width's whole packs.
+  index_t const narrowest = phased ? range.min / pack * pack : range.min;
+  return range.max >= lowest && narrowest <= highest;
+}
+
+/// Whether row `row` has a kernel for phased rows (`phased`) or aligned ones (every row but those
+/// for phased plans alone) in a call bounded by `range`.
+constexpr bool compiled_row(std::span<tuning::register_shape const> table, std::size_t row,
+                            int pack, cols_range range, bool phased) {
+  return admitted(table, row, pack, range, phased) &&
+         (phased ? table[row].has_phased_kernel : !table[row].phased_only);
+}
+
+/// Which rows of Table (packs of N) a call bounded by Range instantiates kernels for, phased or
+/// aligned.
+template <auto const& Table, int N, cols_range Range, bool Phased = false>
+constexpr auto compiled_rows() {
+  std::array<bool, std::size(Table)> rows{};
+  for (std::size_t i = 0; i < std::size(Table); ++i)
+    rows[i] = compiled_row(Table, i, N, Range, Phased);
+  return rows;
+}
+
+/// Whether rows wider than every register shape (the streaming and cluster engines) can occur.
+template <auto const& Table, int N, cols_range Range> constexpr bool past_registers() {
+  index_t widest = 0;
+  for (auto const& s : Table)
+    widest = std::max(widest, std::max(s.max_cols, tuning::capacity(s, N)));
+  return Range.max > widest;
+}
+
+} // namespace rowfuse::detail
