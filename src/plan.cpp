@@ -349,7 +349,7 @@ plan plan_of(char const* op, index_t rows, index_t cols, int pack, engine_kind f
           (forced == engine_kind::cluster_rows) == (s.cluster_blocks > 1) &&
           row_for(s, device, phased))
         widest_register_row = std::max(widest_register_row, tuning::capacity(s, pack));
-    if (register_engine && widest_register_row >= cols)
+    if (register_engine && !compiled.empty() && widest_register_row >= cols)
       return refuse(p, op, ": engine ", to_string(forced), " holds cols = ", cols,
                     " with packs of ", pack, " only on rows this call's cols_range left out");
     index_t const most =

@@ -13,14 +13,17 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <regex>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
 
+#include <rowfuse/dispatch/compiled_rows.hpp>
 #include <rowfuse/dispatch/plan.hpp>
 #include <rowfuse/expr.hpp>
 #include <rowfuse/op/affine.hpp>
@@ -550,6 +553,54 @@ TEST_CASE("L1: a forced engine that cannot run the width") {
       rf::detail::register_shapes(4, 4, rf::tuning::shape_family::softmax));
   CHECK(runs.refused.empty());
   CHECK(runs.engine == rf::engine_kind::warp_rows);
+}
+
+TEST_CASE("L6: a forced engine under a cols_range takes a compiled row that holds the width, and "
+          "says so where the bound left every such row out") {
+  rf::device_info const h200 = test::described_h200();
+  std::span<rf::tuning::register_shape const> const shapes =
+      rf::detail::register_shapes(2, 8, rf::tuning::shape_family::softmax);
+  auto const compiled_in = [&](rf::cols_range range) {
+    auto rows = std::make_unique<bool[]>(shapes.size());
+    for (std::size_t row = 0; row < shapes.size(); ++row)
+      rows[row] = rf::detail::compiled_row(shapes, row, 8, range, false);
+    return rows;
+  };
+  auto const between = compiled_in({1024, 4096});
+  std::span<bool const> const bounded(between.get(), shapes.size());
+  for (rf::index_t cols : {1024, 2048, 3000}) {
+    CAPTURE(cols);
+    rf::plan const unbounded =
+        rf::detail::try_plan("rf::softmax", 64, cols, 8, rf::engine_kind::warp_rows, h200, shapes);
+    rf::plan const p = rf::detail::try_plan("rf::softmax", 64, cols, 8, rf::engine_kind::warp_rows,
+                                            h200, shapes, 4, 4, bounded);
+    REQUIRE(p.refused.empty());
+    CHECK(p.engine == rf::engine_kind::warp_rows);
+    CHECK(bounded[std::size_t(p.shape)]);
+    CHECK(rf::tuning::capacity(shapes[std::size_t(p.shape)], 8) >= cols);
+    // The unbounded plan's row where the bound compiled it, a wider one where it did not.
+    if (bounded[std::size_t(unbounded.shape)])
+      CHECK(p.shape == unbounded.shape);
+    else
+      CHECK(p.shape > unbounded.shape);
+  }
+  // The warp rows that hold 4096 columns take wider widths automatically: left out of this bound.
+  CHECK(rf::detail::try_plan("rf::softmax", 64, 4096, 8, rf::engine_kind::warp_rows, h200, shapes,
+                             4, 4, bounded)
+            .refused == "rowfuse: rf::softmax: engine warp_rows holds cols = 4096 with packs of 8 "
+                        "only on rows this call's cols_range left out");
+  // Rows of at most 32 columns compile no block row: a forced block_rows is refused, and says why.
+  auto const narrow = compiled_in({1, 32});
+  rf::plan const refused =
+      rf::detail::try_plan("rf::softmax", 64, 32, 8, rf::engine_kind::block_rows, h200, shapes, 4,
+                           4, std::span<bool const>(narrow.get(), shapes.size()));
+  CHECK(refused.engine == rf::engine_kind::automatic);
+  CHECK(refused.refused ==
+        "rowfuse: rf::softmax: engine block_rows holds cols = 32 with packs of 8 "
+        "only on rows this call's cols_range left out");
+  // Unbounded, the same forced engine runs.
+  CHECK(rf::detail::try_plan("rf::softmax", 64, 32, 8, rf::engine_kind::block_rows, h200, shapes)
+            .refused.empty());
 }
 
 TEST_CASE("L2: a forced cluster engine on a device below compute capability 9.0") {
