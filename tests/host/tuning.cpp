@@ -1056,3 +1056,56 @@ TEST_CASE("a call bounded by cols_range compiles the aligned row of every automa
   CHECK(plans > 1000);
   CHECK(left_out > 100);
 }
+
+TEST_CASE("a call bounded by cols_range compiles the phased row of every automatic phased plan "
+          "that the bound's widths can take, and leaves out narrower rows no such plan takes") {
+  rf::device_info const devices[] = {test::described_device(), test::described_h200()};
+  rf::cols_range const ranges[] = {{1, 32},        {33, 100},       {129, 300},    {257, 512},
+                                   {700, 1000},    {1024, 4096},    {4097, 20000}, {20001, 70000},
+                                   {65537, 65600}, {100000, 262144}};
+  int phased_plans = 0, dropped = 0;
+  for (auto key : keys) {
+    if (key.pack == 1)
+      continue; // phased plans are of the widest pack
+    CAPTURE(key.element_bytes);
+    for (shape_family family : families) {
+      CAPTURE(int(family));
+      table const shapes = rf::detail::register_shapes(key.element_bytes, key.pack, family);
+      for (rf::cols_range const range : ranges) {
+        CAPTURE(range.min);
+        CAPTURE(range.max);
+        // The bound's phased kernels, and those with every narrower row whose capacity reaches
+        // into the bound (what the bound compiled before it left out the ones no plan takes).
+        auto compiled = std::make_unique<bool[]>(shapes.size());
+        auto wider = std::make_unique<bool[]>(shapes.size());
+        rf::index_t const narrowest = range.min / key.pack * key.pack;
+        for (std::size_t row = 0; row < shapes.size(); ++row) {
+          auto const& s = shapes[row];
+          compiled[row] = rf::detail::compiled_row(shapes, row, key.pack, range, true);
+          wider[row] = compiled[row] || (s.has_phased_kernel && s.max_cols < range.min &&
+                                         rf::tuning::capacity(s, key.pack) >= narrowest);
+          dropped += wider[row] && !compiled[row];
+        }
+        std::span<bool const> const bounded(compiled.get(), shapes.size()),
+            reference(wider.get(), shapes.size());
+        for (auto const& device : devices)
+          for (int step = 0; step <= 16; ++step) {
+            // Off the grid: a width one past whole packs where the bound holds one.
+            rf::index_t cols = range.min + (range.max - range.min) * step / 16;
+            cols = std::min(range.max, cols / key.pack * key.pack + 1);
+            CAPTURE(cols);
+            rf::plan const p = rf::detail::try_phased_plan(
+                "softmax", 64, cols, key.pack, rf::engine_kind::automatic, device, shapes, bounded);
+            rf::plan const q =
+                rf::detail::try_phased_plan("softmax", 64, cols, key.pack,
+                                            rf::engine_kind::automatic, device, shapes, reference);
+            CHECK(p.phased == q.phased);
+            CHECK(p.shape == q.shape);
+            phased_plans += p.phased;
+          }
+      }
+    }
+  }
+  CHECK(phased_plans > 500);
+  CHECK(dropped > 10);
+}

@@ -35,11 +35,12 @@ namespace rowfuse::detail {
 /// above the previous row's that those plans take (rows for devices of wide memory,
 /// tuning::with_wide_memory_rows, plan aligned rows on such devices alone, and phased rows there
 /// at the same widths where they have a phased kernel; rows for phased plans,
-/// tuning::for_phased_rows, phased rows alone). Automatic phased plans also take rows for the
-/// whole packs of a width up to the row's capacity (try_phased_plan: the rows where a shape passes
-/// phased plans by, and narrow_phased_shape's), so a phased kernel is compiled for every width
-/// up to its capacity. An aligned kernel is compiled for its automatic widths alone: a forced
-/// engine under a bound takes the rows compiled for it (try_plan's `compiled`).
+/// tuning::for_phased_rows, phased rows alone). Automatic phased plans also take whole-block rows
+/// and group rows of a run-time group, not for devices of wide memory alone, for the whole packs
+/// of a width up to the row's capacity (try_phased_plan: take_phased_shape, narrow_phased_shape),
+/// so their phased kernels are compiled for every width up to it. Every other kernel is compiled
+/// for its automatic widths alone: a forced engine under a bound takes the rows compiled for it
+/// (try_plan's `compiled`), and a forced phased plan without its kernel runs single elements.
 constexpr bool admitted(std::span<tuning::register_shape const> table, std::size_t row, int pack,
                         cols_range range, bool phased) {
   index_t lowest = 1;
@@ -53,8 +54,11 @@ constexpr bool admitted(std::span<tuning::register_shape const> table, std::size
       break;
     }
   }
-  index_t const highest = phased ? std::max(table[row].max_cols, tuning::capacity(table[row], pack))
-                                 : table[row].max_cols;
+  tuning::register_shape const& shape = table[row];
+  bool const by_capacity =
+      phased && !shape.wide_memory_only && (shape.whole_block || shape.row_threads == 0);
+  index_t const highest =
+      by_capacity ? std::max(shape.max_cols, tuning::capacity(shape, pack)) : shape.max_cols;
   // A phased plan takes the row that holds a width's whole packs.
   index_t const narrowest = phased ? range.min / pack * pack : range.min;
   return range.max >= lowest && narrowest <= highest;
