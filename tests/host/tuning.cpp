@@ -1007,52 +1007,68 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
   CHECK(!chain[std::size_t(forced.shape)].wide_memory_only);
 }
 
-TEST_CASE("a call bounded by cols_range compiles the aligned row of every automatic plan inside "
-          "its bound, and no row whose automatic widths lie outside it") {
-  rf::device_info const devices[] = {test::described_device(), test::described_h200()};
-  rf::cols_range const ranges[] = {{1, 32},        {33, 64},        {100, 300},    {257, 512},
-                                   {1000, 1000},   {1024, 4096},    {4097, 20000}, {20001, 70000},
-                                   {65536, 65536}, {100000, 262144}};
-  int plans = 0, left_out = 0;
+namespace {
+
+/// Column bounds of the cols_range tests: narrow rows, group rows, block rows, cluster rows, the
+/// widest, and one bound of a single width.
+constexpr rf::cols_range bounds[] = {{1, 32},        {33, 100},       {129, 300},    {257, 512},
+                                     {1000, 1000},   {1024, 4096},    {4097, 20000}, {20001, 70000},
+                                     {65536, 65600}, {100000, 262144}};
+
+/// check(key, shapes, bound) for every table of packs of `key.pack` or more elements and every
+/// bound above.
+void for_every_bound(int narrowest_pack, auto const& check) {
   for (auto key : keys) {
+    if (key.pack < narrowest_pack)
+      continue;
     CAPTURE(key.element_bytes);
     CAPTURE(key.pack);
     for (shape_family family : families) {
       CAPTURE(int(family));
       table const shapes = rf::detail::register_shapes(key.element_bytes, key.pack, family);
-      for (rf::cols_range const range : ranges) {
-        CAPTURE(range.min);
-        CAPTURE(range.max);
-        std::vector<bool> compiled(shapes.size());
-        for (std::size_t row = 0; row < shapes.size(); ++row)
-          compiled[row] = rf::detail::compiled_row(shapes, row, key.pack, range, false);
-        // Each row's edges and a spread of widths between the bounds.
-        std::vector<rf::index_t> widths = {range.min, range.max};
-        for (int step = 1; step < 16; ++step)
-          widths.push_back(range.min + (range.max - range.min) * step / 16);
-        for (auto const& s : shapes)
-          for (rf::index_t cols : {s.max_cols, s.max_cols + 1})
-            if (cols >= range.min && cols <= range.max)
-              widths.push_back(cols);
-        for (auto const& device : devices)
-          for (rf::index_t cols : widths) {
-            CAPTURE(cols);
-            rf::plan const p = rf::detail::try_plan("softmax", 64, cols, key.pack,
-                                                    rf::engine_kind::automatic, device, shapes);
-            if (p.shape < 0)
-              continue; // past the registers: the streaming and cluster engines
-            ++plans;
-            CHECK(compiled[std::size_t(p.shape)]);
-          }
-        // Rows narrower than the bound whose capacity reaches into it: a forced engine could
-        // run them there, no automatic plan takes them.
-        for (std::size_t row = 0; row < shapes.size(); ++row)
-          left_out += !compiled[row] && !shapes[row].phased_only &&
-                      shapes[row].max_cols < range.min &&
-                      rf::tuning::capacity(shapes[row], key.pack) >= range.min;
+      for (rf::cols_range const bound : bounds) {
+        CAPTURE(bound.min);
+        CAPTURE(bound.max);
+        check(key, shapes, bound);
       }
     }
   }
+}
+
+} // namespace
+
+TEST_CASE("a call bounded by cols_range compiles the aligned row of every automatic plan inside "
+          "its bound, and no row whose automatic widths lie outside it") {
+  rf::device_info const devices[] = {test::described_device(), test::described_h200()};
+  int plans = 0, left_out = 0;
+  for_every_bound(1, [&](table_key key, table shapes, rf::cols_range bound) {
+    std::vector<bool> compiled(shapes.size());
+    for (std::size_t row = 0; row < shapes.size(); ++row)
+      compiled[row] = rf::detail::compiled_row(shapes, row, key.pack, bound, false);
+    // Each row's edges and a spread of widths between the bounds.
+    std::vector<rf::index_t> widths = {bound.min, bound.max};
+    for (int step = 1; step < 16; ++step)
+      widths.push_back(bound.min + (bound.max - bound.min) * step / 16);
+    for (auto const& s : shapes)
+      for (rf::index_t cols : {s.max_cols, s.max_cols + 1})
+        if (cols >= bound.min && cols <= bound.max)
+          widths.push_back(cols);
+    for (auto const& device : devices)
+      for (rf::index_t cols : widths) {
+        CAPTURE(cols);
+        rf::plan const p = rf::detail::try_plan("softmax", 64, cols, key.pack,
+                                                rf::engine_kind::automatic, device, shapes);
+        if (p.shape < 0)
+          continue; // past the registers: the streaming and cluster engines
+        ++plans;
+        CHECK(compiled[std::size_t(p.shape)]);
+      }
+    // Rows narrower than the bound whose capacity reaches into it: a forced engine could run them
+    // there, no automatic plan takes them.
+    for (std::size_t row = 0; row < shapes.size(); ++row)
+      left_out += !compiled[row] && !shapes[row].phased_only && shapes[row].max_cols < bound.min &&
+                  rf::tuning::capacity(shapes[row], key.pack) >= bound.min;
+  });
   CHECK(plans > 1000);
   CHECK(left_out > 100);
 }
@@ -1060,52 +1076,38 @@ TEST_CASE("a call bounded by cols_range compiles the aligned row of every automa
 TEST_CASE("a call bounded by cols_range compiles the phased row of every automatic phased plan "
           "that the bound's widths can take, and leaves out narrower rows no such plan takes") {
   rf::device_info const devices[] = {test::described_device(), test::described_h200()};
-  rf::cols_range const ranges[] = {{1, 32},        {33, 100},       {129, 300},    {257, 512},
-                                   {700, 1000},    {1024, 4096},    {4097, 20000}, {20001, 70000},
-                                   {65537, 65600}, {100000, 262144}};
   int phased_plans = 0, dropped = 0;
-  for (auto key : keys) {
-    if (key.pack == 1)
-      continue; // phased plans are of the widest pack
-    CAPTURE(key.element_bytes);
-    for (shape_family family : families) {
-      CAPTURE(int(family));
-      table const shapes = rf::detail::register_shapes(key.element_bytes, key.pack, family);
-      for (rf::cols_range const range : ranges) {
-        CAPTURE(range.min);
-        CAPTURE(range.max);
-        // The bound's phased kernels, and those with every narrower row whose capacity reaches
-        // into the bound (what the bound compiled before it left out the ones no plan takes).
-        auto compiled = std::make_unique<bool[]>(shapes.size());
-        auto wider = std::make_unique<bool[]>(shapes.size());
-        rf::index_t const narrowest = range.min / key.pack * key.pack;
-        for (std::size_t row = 0; row < shapes.size(); ++row) {
-          auto const& s = shapes[row];
-          compiled[row] = rf::detail::compiled_row(shapes, row, key.pack, range, true);
-          wider[row] = compiled[row] || (s.has_phased_kernel && s.max_cols < range.min &&
-                                         rf::tuning::capacity(s, key.pack) >= narrowest);
-          dropped += wider[row] && !compiled[row];
-        }
-        std::span<bool const> const bounded(compiled.get(), shapes.size()),
-            reference(wider.get(), shapes.size());
-        for (auto const& device : devices)
-          for (int step = 0; step <= 16; ++step) {
-            // Off the grid: a width one past whole packs where the bound holds one.
-            rf::index_t cols = range.min + (range.max - range.min) * step / 16;
-            cols = std::min(range.max, cols / key.pack * key.pack + 1);
-            CAPTURE(cols);
-            rf::plan const p = rf::detail::try_phased_plan(
-                "softmax", 64, cols, key.pack, rf::engine_kind::automatic, device, shapes, bounded);
-            rf::plan const q =
-                rf::detail::try_phased_plan("softmax", 64, cols, key.pack,
-                                            rf::engine_kind::automatic, device, shapes, reference);
-            CHECK(p.phased == q.phased);
-            CHECK(p.shape == q.shape);
-            phased_plans += p.phased;
-          }
-      }
+  // Phased plans are of the widest pack.
+  for_every_bound(2, [&](table_key key, table shapes, rf::cols_range bound) {
+    // The bound's phased kernels, and those with every narrower row whose capacity reaches into
+    // the bound (what the bound compiled before it left out the ones no plan takes).
+    auto compiled = std::make_unique<bool[]>(shapes.size());
+    auto wider = std::make_unique<bool[]>(shapes.size());
+    rf::index_t const narrowest = bound.min / key.pack * key.pack;
+    for (std::size_t row = 0; row < shapes.size(); ++row) {
+      auto const& s = shapes[row];
+      compiled[row] = rf::detail::compiled_row(shapes, row, key.pack, bound, true);
+      wider[row] = compiled[row] || (s.has_phased_kernel && s.max_cols < bound.min &&
+                                     rf::tuning::capacity(s, key.pack) >= narrowest);
+      dropped += wider[row] && !compiled[row];
     }
-  }
+    std::span<bool const> const bounded(compiled.get(), shapes.size()),
+        reference(wider.get(), shapes.size());
+    for (auto const& device : devices)
+      for (int step = 0; step <= 16; ++step) {
+        // Off the grid: a width one past whole packs where the bound holds one.
+        rf::index_t cols = bound.min + (bound.max - bound.min) * step / 16;
+        cols = std::min(bound.max, cols / key.pack * key.pack + 1);
+        CAPTURE(cols);
+        rf::plan const p = rf::detail::try_phased_plan(
+            "softmax", 64, cols, key.pack, rf::engine_kind::automatic, device, shapes, bounded);
+        rf::plan const q = rf::detail::try_phased_plan(
+            "softmax", 64, cols, key.pack, rf::engine_kind::automatic, device, shapes, reference);
+        CHECK(p.phased == q.phased);
+        CHECK(p.shape == q.shape);
+        phased_plans += p.phased;
+      }
+  });
   CHECK(phased_plans > 500);
   CHECK(dropped > 10);
 }
