@@ -40,7 +40,8 @@ namespace rowfuse::detail {
 /// of a width up to the row's capacity (try_phased_plan: take_phased_shape, narrow_phased_shape),
 /// so their phased kernels are compiled for every width up to it. Every other kernel is compiled
 /// for its automatic widths alone: a forced engine under a bound takes the rows compiled for it
-/// (try_plan's `compiled`), and a forced phased plan without its kernel runs single elements.
+/// (try_plan's `compiled`), and a forced phased plan without its kernel falls back to the
+/// single-element plan, as where its row has no phased kernel (run_op).
 constexpr bool admitted(std::span<tuning::register_shape const> table, std::size_t row, int pack,
                         cols_range range, bool phased) {
   index_t lowest = 1;
