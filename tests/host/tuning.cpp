@@ -7,14 +7,17 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <functional>
 #include <iterator>
 #include <memory>
+#include <random>
 #include <span>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include <rowfuse/dispatch/cluster_sizing.hpp>
 #include <rowfuse/dispatch/compiled_rows.hpp>
 #include <rowfuse/dispatch/plan.hpp>
 #include <rowfuse/dispatch/tuning.hpp>
@@ -1110,4 +1113,95 @@ TEST_CASE("a call bounded by cols_range compiles the phased row of every automat
   });
   CHECK(phased_plans > 500);
   CHECK(dropped > 10);
+}
+
+TEST_CASE("random plans, forced or not, on rows of up to 2^62 columns: a plan runs its forced "
+          "engine or says why, fits its shape and its device, and takes a compiled row") {
+  // A fixed seed: the same 60000 calls every run. Shapes far past what memory holds too: the plan
+  // is integer arithmetic on index_t, which must neither overflow nor refuse them.
+  std::mt19937_64 random(20261205);
+  rf::device_info const devices[] = {test::described_device(), test::described_h200(),
+                                     test::described_device(80), test::described_device(70)};
+  constexpr rf::engine_kind kinds[] = {
+      rf::engine_kind::automatic,     rf::engine_kind::warp_rows,  rf::engine_kind::block_rows,
+      rf::engine_kind::cluster_rows,  rf::engine_kind::block_smem, rf::engine_kind::block_cluster,
+      rf::engine_kind::block_uncached};
+  auto const log_uniform = [&](int bits) {
+    return rf::index_t(std::exp2(std::uniform_real_distribution<double>(0, bits)(random)));
+  };
+  std::vector<std::string> failures;
+  int planned = 0, refused = 0;
+  for (int call = 0; call < 60000; ++call) {
+    table_key const key = keys[random() % std::size(keys)];
+    table const shapes = rf::detail::register_shapes(key.element_bytes, key.pack,
+                                                     families[random() % std::size(families)]);
+    rf::device_info const& device = devices[random() % std::size(devices)];
+    rf::engine_kind const forced = kinds[random() % std::size(kinds)];
+    rf::index_t const cols = random() % 2 ? 1 + rf::index_t(random() % 300000) : log_uniform(62);
+    rf::index_t const rows = random() % 5 == 0 ? 0 : log_uniform(62);
+    // Half the calls under a bound that compiled about two rows in three.
+    bool const bounded = random() % 2;
+    std::unique_ptr<bool[]> const compiled(new bool[shapes.size()]);
+    for (std::size_t row = 0; row < shapes.size(); ++row)
+      compiled[row] = random() % 3 != 0;
+    std::span<bool const> const compiled_rows =
+        bounded ? std::span<bool const>(compiled.get(), shapes.size()) : std::span<bool const>();
+    bool const phased = random() % 3 == 0;
+    // What a cluster row and block_smem keep a column in (try_plan's cache bytes).
+    int const cluster_cache_bytes = 2 << (random() % 3);
+    int const streaming_cache_bytes = random() % 2 ? 4 : 8;
+    rf::plan const p =
+        phased ? rf::detail::try_phased_plan("softmax", rows, cols, key.pack, forced, device,
+                                             shapes, compiled_rows)
+               : rf::detail::try_plan("softmax", rows, cols, key.pack, forced, device, shapes,
+                                      cluster_cache_bytes, streaming_cache_bytes, compiled_rows);
+    auto const fail = [&](char const* what) {
+      failures.push_back(std::string(what) + ": forced " + rf::to_string(forced) + ", " +
+                         (phased ? "phased, " : "") + (bounded ? "bounded, " : "") +
+                         rf::explain(p));
+    };
+    if (p.rows != rows || p.cols != cols)
+      fail("the plan's shape is not the call's");
+    if (!p.refused.empty()) {
+      ++refused;
+      if (p.engine != rf::engine_kind::automatic)
+        fail("refused, yet an engine to launch");
+      continue;
+    }
+    if (p.engine == rf::engine_kind::automatic) {
+      if (rows > 0 && cols > 0)
+        fail("nothing to launch, and no reason why");
+      continue;
+    }
+    ++planned;
+    if (forced != rf::engine_kind::automatic && p.engine != forced)
+      fail("another engine than the forced one");
+    if (p.block_threads < 32 || p.block_threads > 1024 || p.block_threads % 32 != 0)
+      fail("a block the device cannot launch");
+    if (p.cluster_blocks < 1 || p.cluster_blocks > rf::detail::cluster_max_blocks)
+      fail("a cluster the device cannot launch");
+    if (p.pack < 1 || p.pack > key.pack || p.group < 1)
+      fail("a pack or group out of range");
+    if (phased != p.phased && p.shape >= 0)
+      fail("phased where not asked, or not where asked");
+    if (p.shape < 0)
+      continue; // past the registers
+    if (std::size_t(p.shape) >= shapes.size()) {
+      fail("a row past its table");
+      continue;
+    }
+    auto const& row = shapes[std::size_t(p.shape)];
+    if (!phased && rf::tuning::capacity(row, p.pack) < cols)
+      fail("a row that cannot hold the columns");
+    if (!row.whole_block && p.block_threads % p.group != 0)
+      fail("a group that does not divide its block");
+    if (bounded && forced != rf::engine_kind::automatic && !compiled[std::size_t(p.shape)])
+      fail("a forced engine on a row the bound left out");
+  }
+  INFO("planned ", planned, ", refused ", refused, "; first failures: ",
+       failures.empty() ? std::string("none")
+                        : failures[0] + (failures.size() > 1 ? " | " + failures[1] : ""));
+  CHECK(failures.empty());
+  CHECK(planned > 10000);
+  CHECK(refused > 10000);
 }
