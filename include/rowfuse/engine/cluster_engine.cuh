@@ -39,6 +39,7 @@
 #include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
 
+#include "../detail/async_copy.cuh"
 #include "../detail/config.hpp"
 #include "../detail/numeric.hpp"
 #include "../detail/vector_io.hpp"
@@ -148,30 +149,6 @@ template <int N, class S> struct slice_cache {
   }
 };
 
-namespace cluster_detail {
-
-/// Copies `Bytes` (4, 8 or 16) from global to shared memory without passing through registers
-/// (LDGSTS); 16-byte copies skip L1 (.cg), the data is used once from shared memory.
-template <int Bytes> __device__ __forceinline__ void copy_async(void* shared, void const* global) {
-  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");
-  auto const to = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  auto const from = __cvta_generic_to_global(global);
-  if constexpr (Bytes == 16)
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(from) : "memory");
-  else
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(to), "l"(from), "n"(Bytes)
-                 : "memory");
-}
-
-/// Waits for this thread's copies; they are then visible to this thread (and only it: each
-/// thread reads back its own packs). The memory clobber keeps the compiler from hoisting the
-/// shared loads that follow above the wait, which CUDA's __pipeline_wait_prior does not.
-__device__ __forceinline__ void wait_async_copies() {
-  asm volatile("cp.async.wait_all;" ::: "memory");
-}
-
-} // namespace cluster_detail
-
 template <class Config, class Op, class Load, class Store>
 __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_sm)
     cluster_kernel(Op op, Load load, Store store, index_t rows, index_t cols) {
@@ -184,21 +161,23 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // A gradient_op holds two streams: half the packs of each (ptxas, sm_90: 176 bytes spilled
   // under the 64-register cap at the full unroll for an fp16 softmax backward).
   constexpr int stream_divisor = gradient_op<Op> && Config::unroll > 1 ? 2 : 1;
-  constexpr int N = Config::pack, B = Config::block_threads, U = Config::unroll / stream_divisor,
-                UL = Config::load_unroll / stream_divisor;
-  using T = typename Load::element_type;
+  constexpr int pack_width = Config::pack, block_threads = Config::block_threads,
+                unroll = Config::unroll / stream_divisor,
+                load_unroll = Config::load_unroll / stream_divisor;
+  using input_t = typename Load::element_type;
   constexpr bool raw_cache = caches_raw_for<Op, Load>;
   constexpr bool two_streams = gradient_op<Op>;
-  using S = std::conditional_t<raw_cache, T, float>;
+  using cache_t = std::conditional_t<raw_cache, input_t, float>;
   using partial = typename Op::partial;
-  using block_reduce = cub::BlockReduce<partial, B>;
+  using block_reduce = cub::BlockReduce<partial, block_threads>;
   // Raw packs cp.async can move (4, 8, 16 bytes: not single fp16 elements) are copied straight
   // into the cache: no registers held while they fly, so a thread has its whole slice in flight
   // (262144 fp16 columns over 8 blocks of 512 threads: 8 x 16 bytes a thread, 128 KB per SM)
   // instead of the 16 values the register path can afford under 64 registers.
-  constexpr int pack_bytes = N * int(sizeof(T));
+  constexpr int pack_bytes = pack_width * int(sizeof(input_t));
   constexpr bool async_fill = raw_cache && (pack_bytes == 4 || pack_bytes == 8 || pack_bytes == 16);
-  static_assert(UL % U == 0 || U % UL == 0, "packs per op.local must tile the loaded packs");
+  static_assert(load_unroll % unroll == 0 || unroll % load_unroll == 0,
+                "packs per op.local must tile the loaded packs");
 
   __shared__ typename block_reduce::TempStorage reduce_storage;
   // Double-buffered: row i's partial goes to slots[i % 2]. A block writes slots[i % 2] again
@@ -210,49 +189,55 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
 
   cg::cluster_group const cluster = cg::this_cluster();
   int const rank = int(cluster.block_rank());
-  int const C = int(cluster.num_blocks()); // the launch's cluster size, 2-16
-  // The grid is 1-D with clusters of (C, 1, 1): blocks C*k .. C*k + C-1 form cluster k.
-  index_t const cluster_id = blockIdx.x / C;
-  index_t const clusters = gridDim.x / C;
+  int const cluster_blocks = int(cluster.num_blocks()); // the launch's cluster size, 2-16
+  // The grid is 1-D in clusters of (cluster_blocks, 1, 1): cluster k is blocks cluster_blocks * k
+  // to cluster_blocks * (k + 1) - 1.
+  index_t const cluster_id = blockIdx.x / cluster_blocks;
+  index_t const clusters = gridDim.x / cluster_blocks;
 
-  // Every count below fits in int: a slice is at most 227 KB / sizeof(S) elements.
-  int const slice_packs = int(detail::cluster_slice_packs(cols, N, C));
-  index_t const packs_in_row = (cols + N - 1) / N; // the dispatcher picks N > 1 only if N | cols
+  // Every count below fits in int: a slice is at most 227 KB / sizeof(cache_t) elements.
+  int const slice_packs = int(detail::cluster_slice_packs(cols, pack_width, cluster_blocks));
+  // The dispatcher picks pack_width > 1 only where pack_width divides cols.
+  index_t const packs_in_row = (cols + pack_width - 1) / pack_width;
   int const own_packs = int(std::min<index_t>(
       std::max<index_t>(packs_in_row - index_t(rank) * slice_packs, 0), slice_packs));
-  index_t const col_begin = index_t(rank) * slice_packs * N;
-  slice_cache<N, S> const cache{reinterpret_cast<S*>(dynamic_shared), slice_packs};
-  // A gradient_op's gradient values, after the input's (both fp32: slice_packs * N * 4 bytes keeps
-  // the second cache's packs aligned).
-  [[maybe_unused]] slice_cache<N, float> const gradient_cache{
-      reinterpret_cast<float*>(dynamic_shared) + index_t(slice_packs) * N, slice_packs};
+  index_t const col_begin = index_t(rank) * slice_packs * pack_width;
+  slice_cache<pack_width, cache_t> const cache{reinterpret_cast<cache_t*>(dynamic_shared),
+                                               slice_packs};
+  // A gradient_op's gradient values, after the input's (both fp32: slice_packs * pack_width * 4
+  // bytes keeps the second cache's packs aligned).
+  [[maybe_unused]] slice_cache<pack_width, float> const gradient_cache{
+      reinterpret_cast<float*>(dynamic_shared) + index_t(slice_packs) * pack_width, slice_packs};
 
-  // Lane r < C of every warp reads rank r's slot; mapped once, one pointer a lane.
+  // Lane r < cluster_blocks of every warp reads rank r's slot; mapped once, one pointer a lane.
   int const lane = int(threadIdx.x) % 32;
-  partial const* const peer_slots = cluster.map_shared_rank(&slots[0], lane < C ? lane : 0);
+  partial const* const peer_slots =
+      cluster.map_shared_rank(&slots[0], lane < cluster_blocks ? lane : 0);
 
   // One pass over the input: tee writes happen here, exactly once.
   load_context load_ctx{true, cols};
   store_context<float> store_ctx{cols, 0.0f};
 
   // The value the load chain gives for cached pack p (for a raw cache, the chain runs here).
-  auto const cached_values = [&](index_t row, int p, float(&v)[N]) {
-    S held[N];
+  auto const cached_values = [&](index_t row, int p, float(&v)[pack_width]) {
+    cache_t held[pack_width];
     cache.get(p, held);
     ROWFUSE_UNROLL
-    for (int j = 0; j < N; ++j)
+    for (int j = 0; j < pack_width; ++j)
       v[j] = detail::widen<float>(held[j]);
     if constexpr (raw_cache)
-      detail::apply_chain(load.nodes, v, row, col_begin + index_t(p) * N, load_ctx);
+      detail::apply_chain(load.nodes, v, row, col_begin + index_t(p) * pack_width, load_ctx);
   };
 
-  // Starts copying `row`'s packs first, first + B, ... (at most `count` of them) into the cache.
+  // Starts copying `row`'s packs first, first + block_threads, ... (at most `count` of them) into
+  // the cache.
   [[maybe_unused]] auto const copy_packs = [&](index_t row, int first, int count) {
     if constexpr (async_fill) {
-      static_assert(slice_cache<N, S>::words == 1, "a raw pack is one 16-byte word at most");
-      T const* const input = load.input.dense_row(row) + col_begin;
-      for (int k = 0, p = first; k < count && p < own_packs; ++k, p += B)
-        cluster_detail::copy_async<pack_bytes>(cache.word(p, 0), input + index_t(p) * N);
+      static_assert(slice_cache<pack_width, cache_t>::words == 1,
+                    "a raw pack is one 16-byte word at most");
+      input_t const* const input = load.input.dense_row(row) + col_begin;
+      for (int k = 0, p = first; k < count && p < own_packs; ++k, p += block_threads)
+        detail::async_copy_pack<pack_width>(cache.word(p, 0), input + index_t(p) * pack_width);
     }
   };
 
@@ -281,59 +266,61 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       // of the row before (below), so its loads overlapped that pass 2.
       if (row == cluster_id)
         copy_packs(row, int(threadIdx.x), own_packs);
-      cluster_detail::wait_async_copies();
-      for (int p0 = int(threadIdx.x); p0 < own_packs; p0 += B * U) {
-        float x[U * N];
+      detail::async_copy_wait_all();
+      for (int p0 = int(threadIdx.x); p0 < own_packs; p0 += block_threads * unroll) {
+        float x[unroll * pack_width];
         int valid = 0; // a thread's valid packs are a prefix
         ROWFUSE_UNROLL
-        for (int u = 0; u < U; ++u) {
-          int const p = p0 + u * B;
-          float v[N] = {};
+        for (int u = 0; u < unroll; ++u) {
+          int const p = p0 + u * block_threads;
+          float v[pack_width] = {};
           if (p < own_packs) {
             cached_values(row, p, v);
             valid = u + 1;
           }
           ROWFUSE_UNROLL
-          for (int j = 0; j < N; ++j)
-            x[u * N + j] = v[j];
+          for (int j = 0; j < pack_width; ++j)
+            x[u * pack_width + j] = v[j];
         }
-        part = op.merge(part, op.local(x, valid * N));
+        part = op.merge(part, op.local(x, valid * pack_width));
       }
     } else {
-      for (int p0 = int(threadIdx.x); p0 < own_packs; p0 += B * UL) {
-        // All UL packs are loaded before any is used.
-        [[maybe_unused]] T raw[UL][N];
-        [[maybe_unused]] float v[UL][N];
-        [[maybe_unused]] float gv[two_streams ? UL : 1][N];
+      for (int p0 = int(threadIdx.x); p0 < own_packs; p0 += block_threads * load_unroll) {
+        // All load_unroll packs are loaded before any is used.
+        [[maybe_unused]] input_t raw[load_unroll][pack_width];
+        [[maybe_unused]] float v[load_unroll][pack_width];
+        [[maybe_unused]] float gv[two_streams ? load_unroll : 1][pack_width];
         ROWFUSE_UNROLL
-        for (int u = 0; u < UL; ++u) {
-          int const p = p0 + u * B;
+        for (int u = 0; u < load_unroll; ++u) {
+          int const p = p0 + u * block_threads;
           if (p < own_packs) {
-            index_t const col0 = col_begin + index_t(p) * N;
+            index_t const col0 = col_begin + index_t(p) * pack_width;
             if constexpr (raw_cache)
-              detail::load_pack<N>(load.input.dense_row(row) + col0, raw[u]);
+              detail::load_pack<pack_width>(load.input.dense_row(row) + col0, raw[u]);
             else if constexpr (two_streams)
-              load_pair<N>(op, load, row, col0, v[u], gv[u], load_ctx);
+              load_pair<pack_width>(op, load, row, col0, v[u], gv[u], load_ctx);
             else
-              load.template load<N>(row, col0, v[u], load_ctx);
+              load.template load<pack_width>(row, col0, v[u], load_ctx);
           }
         }
-        constexpr int G = UL < U ? UL : U; // packs per op.local
+        // Packs a call of op.local takes.
+        constexpr int local_packs = load_unroll < unroll ? load_unroll : unroll;
         ROWFUSE_UNROLL
-        for (int g = 0; g < UL; g += G) {
-          float x[G * N];
-          [[maybe_unused]] float gx[two_streams ? G * N : 1];
+        for (int g = 0; g < load_unroll; g += local_packs) {
+          float x[local_packs * pack_width];
+          [[maybe_unused]] float gx[two_streams ? local_packs * pack_width : 1];
           int valid = 0;
           ROWFUSE_UNROLL
-          for (int u = g; u < g + G; ++u) {
-            int const p = p0 + u * B;
+          for (int u = g; u < g + local_packs; ++u) {
+            int const p = p0 + u * block_threads;
             if (p < own_packs) {
               if constexpr (raw_cache) {
                 cache.put(p, raw[u]);
                 ROWFUSE_UNROLL
-                for (int j = 0; j < N; ++j)
+                for (int j = 0; j < pack_width; ++j)
                   v[u][j] = detail::widen<float>(raw[u][j]);
-                detail::apply_chain(load.nodes, v[u], row, col_begin + index_t(p) * N, load_ctx);
+                detail::apply_chain(load.nodes, v[u], row, col_begin + index_t(p) * pack_width,
+                                    load_ctx);
               } else {
                 cache.put(p, v[u]);
                 if constexpr (two_streams)
@@ -342,19 +329,19 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
               valid = u - g + 1;
             }
             ROWFUSE_UNROLL
-            for (int j = 0; j < N; ++j)
-              x[(u - g) * N + j] = p < own_packs ? v[u][j] : 0.0f;
+            for (int j = 0; j < pack_width; ++j)
+              x[(u - g) * pack_width + j] = p < own_packs ? v[u][j] : 0.0f;
             if constexpr (two_streams) {
               ROWFUSE_UNROLL
-              for (int j = 0; j < N; ++j)
-                gx[(u - g) * N + j] = p < own_packs ? gv[u][j] : 0.0f;
+              for (int j = 0; j < pack_width; ++j)
+                gx[(u - g) * pack_width + j] = p < own_packs ? gv[u][j] : 0.0f;
             }
           }
           if (valid > 0) {
             if constexpr (two_streams)
-              part = op.merge(part, op.local(x, gx, valid * N));
+              part = op.merge(part, op.local(x, gx, valid * pack_width));
             else
-              part = op.merge(part, op.local(x, valid * N));
+              part = op.merge(part, op.local(x, valid * pack_width));
           }
         }
       }
@@ -368,15 +355,17 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     partial const block_total = block_reduce(reduce_storage).Reduce(part, merge_partials<Op>{op});
     if (threadIdx.x == 0)
       slots[parity] = block_total;
-    cluster.sync(); // barrier.cluster.arrive (release) + wait (acquire): the C slots are ready
+    // barrier.cluster.arrive (release) + wait (acquire): every block's slot is ready.
+    cluster.sync();
 
-    // Lanes 0..C-1 of every warp fetch the C partials and fold them by a butterfly over lanes
-    // (lanes past C hold the identity), then every lane takes lane 0's result. Lane 0 folds in
-    // one fixed order, ((p0 + p1) + (p2 + p3)) + ..., in every warp of every block, so all
-    // blocks finish from bit-identical statistics; log2(C) dependent merges instead of C - 1
-    // (15 softmax merges, 30 exps in a chain, for C = 16).
-    partial total = lane < C ? peer_slots[parity] : op.identity();
-    for (int lane_mask = 1; lane_mask < C; lane_mask *= 2)
+    // Lanes 0 .. cluster_blocks - 1 of every warp fetch the cluster_blocks partials and fold them
+    // by a butterfly over lanes (lanes past cluster_blocks hold the identity), then every lane
+    // takes lane 0's result. Lane 0 folds in one fixed order, ((p0 + p1) + (p2 + p3)) + ..., in
+    // every warp of every block, so all blocks finish from bit-identical statistics;
+    // log2(cluster_blocks) dependent merges instead of cluster_blocks - 1 (15 softmax merges, 30
+    // exps in a chain, for cluster_blocks = 16).
+    partial total = lane < cluster_blocks ? peer_slots[parity] : op.identity();
+    for (int lane_mask = 1; lane_mask < cluster_blocks; lane_mask *= 2)
       total = op.merge(total, detail::shfl_xor(total, lane_mask));
     total = detail::shfl_from(total, 0);
     auto const stats = op.finalize(total, cols);
@@ -384,27 +373,27 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       op.save(row, stats);
 
     // ---- pass 2: finish from the cache ----------------------------------------------------
-    for (int p0 = int(threadIdx.x); p0 < own_packs; p0 += B * U) {
-      float y[U][N];
-      [[maybe_unused]] float gy[two_streams ? U : 1][N];
+    for (int p0 = int(threadIdx.x); p0 < own_packs; p0 += block_threads * unroll) {
+      float y[unroll][pack_width];
+      [[maybe_unused]] float gy[two_streams ? unroll : 1][pack_width];
       ROWFUSE_UNROLL
-      for (int u = 0; u < U; ++u) {
-        if (p0 + u * B < own_packs) {
-          cached_values(row, p0 + u * B, y[u]);
+      for (int u = 0; u < unroll; ++u) {
+        if (p0 + u * block_threads < own_packs) {
+          cached_values(row, p0 + u * block_threads, y[u]);
           if constexpr (two_streams)
-            gradient_cache.get(p0 + u * B, gy[u]);
+            gradient_cache.get(p0 + u * block_threads, gy[u]);
         }
       }
       ROWFUSE_UNROLL
-      for (int u = 0; u < U; ++u) {
-        int const p = p0 + u * B;
+      for (int u = 0; u < unroll; ++u) {
+        int const p = p0 + u * block_threads;
         if (p < own_packs) {
-          index_t const col0 = col_begin + index_t(p) * N;
+          index_t const col0 = col_begin + index_t(p) * pack_width;
           if constexpr (two_streams)
-            op.template finish<N>(y[u], gy[u], stats, row, col0);
+            op.template finish<pack_width>(y[u], gy[u], stats, row, col0);
           else
-            op.template finish<N>(y[u], stats, row, col0);
-          store.template store<N, masks_packs<Load>>(row, col0, y[u], store_ctx);
+            op.template finish<pack_width>(y[u], stats, row, col0);
+          store.template store<pack_width, masks_packs<Load>>(row, col0, y[u], store_ctx);
         }
       }
       // The cluster's next row goes into the packs just finished. Only this thread reads them,
@@ -413,7 +402,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       // memory clobber of the copy keeps the compiler from moving those loads past it.
       if constexpr (async_fill)
         if (row + clusters < rows)
-          copy_packs(row + clusters, p0, U);
+          copy_packs(row + clusters, p0, unroll);
     }
   }
   flush_amax(store, store_ctx, &reduce_storage);

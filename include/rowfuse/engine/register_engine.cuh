@@ -386,10 +386,10 @@ template <class Op, int N> struct chunk_sums_of<Op, N, true> {
 template <class Config, class Op, class Load, class Store>
 __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_sm)
     register_kernel(Op op, Load load, Store store, index_t rows, index_t cols, int group_log2) {
-  constexpr int N = Config::pack, P = Config::packs, B = Config::block_threads,
-                C = Config::cluster_blocks;
+  constexpr int pack_width = Config::pack, packs_per_thread = Config::packs,
+                block_threads = Config::block_threads, cluster_blocks = Config::cluster_blocks;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-  if constexpr (C > 1) {
+  if constexpr (cluster_blocks > 1) {
     // Built for an older architecture too: never launched there (the plan refuses clusters
     // below compute capability 9.0).
     __trap();
@@ -397,20 +397,24 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   }
 #endif
   constexpr bool once = exchanges_once<Config, Op>;
-  __shared__ reduce_storage<Op, B, C, once> shared;
+  __shared__ reduce_storage<Op, block_threads, cluster_blocks, once> shared;
 
   int rank = 0; // this block's place in its cluster
-  if constexpr (C > 1) {
+  if constexpr (cluster_blocks > 1) {
     rank = int(cooperative_groups::this_cluster().block_rank());
     if constexpr (once) {
-      cluster_exchange<warp_phase_totals<Op>, B, C>{shared.totals}.initialize();
-    } else if constexpr (two_phase_op<Op>) {
-      row_allreduce<typename reduce_storage<Op, B, C, once>::first_t, B, C>{shared.first}
+      cluster_exchange<warp_phase_totals<Op>, block_threads, cluster_blocks>{shared.totals}
           .initialize();
-      row_allreduce<typename reduce_storage<Op, B, C, once>::second_t, B, C>{shared.second}
+    } else if constexpr (two_phase_op<Op>) {
+      row_allreduce<typename reduce_storage<Op, block_threads, cluster_blocks, once>::first_t,
+                    block_threads, cluster_blocks>{shared.first}
+          .initialize();
+      row_allreduce<typename reduce_storage<Op, block_threads, cluster_blocks, once>::second_t,
+                    block_threads, cluster_blocks>{shared.second}
           .initialize();
     } else {
-      row_allreduce<typename Op::partial, B, C>{shared.partials}.initialize();
+      row_allreduce<typename Op::partial, block_threads, cluster_blocks>{shared.partials}
+          .initialize();
     }
     cluster_exchange_start();
   }
@@ -419,40 +423,40 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // Rows of several warps reduce through shared memory, group rows of a warp or less by shuffles.
   constexpr int row_warps = row_threads / 32;
   // The block's threads: blockDim.x where the launch sizes the block (Config::sized_at_launch),
-  // B else.
-  int const threads = Config::sized_at_launch ? int(blockDim.x) : B;
-  int const group = Config::whole_block ? threads * C
+  // block_threads else.
+  int const threads = Config::sized_at_launch ? int(blockDim.x) : block_threads;
+  int const group = Config::whole_block ? threads * cluster_blocks
                     : row_threads > 0   ? row_threads
                                         : 1 << group_log2;
   int const lane =
       Config::whole_block ? rank * threads + int(threadIdx.x) : int(threadIdx.x) & (group - 1);
-  int const rows_per_block = Config::whole_block ? 1 : B / group;
-  // A block the launch sized below B holds the identity of each reduction for its absent warps
-  // (a phase of no values, or the op's identity: the contract of over_slot's empty lanes); on
-  // cluster rows for the absent warps of every block, which the first round's fold reads after
-  // the barrier here (a block row's first reduction has its own barrier before its fold).
+  int const rows_per_block = Config::whole_block ? 1 : block_threads / group;
+  // A block the launch sized below block_threads holds the identity of each reduction for its
+  // absent warps (a phase of no values, or the op's identity: the contract of over_slot's empty
+  // lanes); on cluster rows for the absent warps of every block, which the first round's fold reads
+  // after the barrier here (a block row's first reduction has its own barrier before its fold).
   if constexpr (Config::sized_at_launch) {
-    float none[N] = {};
+    float none[pack_width] = {};
     if constexpr (once) {
       auto const first = op.phase1(none, 0);
-      cluster_exchange<warp_phase_totals<Op>, B, C>::post_absent(
+      cluster_exchange<warp_phase_totals<Op>, block_threads, cluster_blocks>::post_absent(
           shared.totals, {first, op.phase2(none, 0, first, cols)}, threads / 32);
     } else if constexpr (two_phase_op<Op>) {
-      using storage_t = reduce_storage<Op, B, C, once>;
+      using storage_t = reduce_storage<Op, block_threads, cluster_blocks, once>;
       auto const first = op.phase1(none, 0);
-      row_allreduce<typename storage_t::first_t, B, C>::post_absent(shared.first, first,
-                                                                    threads / 32);
-      row_allreduce<typename storage_t::second_t, B, C>::post_absent(
+      row_allreduce<typename storage_t::first_t, block_threads, cluster_blocks>::post_absent(
+          shared.first, first, threads / 32);
+      row_allreduce<typename storage_t::second_t, block_threads, cluster_blocks>::post_absent(
           shared.second, op.phase2(none, 0, first, cols), threads / 32);
     } else {
-      row_allreduce<typename Op::partial, B, C>::post_absent(shared.partials, op.identity(),
-                                                             threads / 32);
+      row_allreduce<typename Op::partial, block_threads, cluster_blocks>::post_absent(
+          shared.partials, op.identity(), threads / 32);
     }
-    if constexpr (C > 1)
+    if constexpr (cluster_blocks > 1)
       __syncthreads();
   }
-  index_t const row_step = index_t(gridDim.x / C) * rows_per_block;
-  index_t const first_row = index_t(blockIdx.x / C) * rows_per_block;
+  index_t const row_step = index_t(gridDim.x / cluster_blocks) * rows_per_block;
+  index_t const first_row = index_t(blockIdx.x / cluster_blocks) * rows_per_block;
 
   // Rows: tile first (a multiple of row_step past first_row) gives the group its row first +
   // threadIdx.x / group. An ordered_rows_op walks chunks instead: the group (block, cluster) is
@@ -475,21 +479,23 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // a row. Cluster rows derive it from the step: the row carried from step to step holds two more
   // registers through the cluster's exchanges, which their capped kernels spilled (bench/NOTES.md,
   // thirty-ninth and fortieth sessions).
-  constexpr bool walk_carried = chunked && C == 1;
+  constexpr bool walk_carried = chunked && cluster_blocks == 1;
   [[maybe_unused]] index_t carried_row = 0;
   if constexpr (walk_carried)
     carried_row = walk.row(0);
 
-  // This lane's packs inside the row: a prefix of 0 .. P-1, the same for every row but on phased
-  // rows (phased_row), whose whole packs start at each row's first column on the grid.
+  // This lane's packs inside the row: a prefix of 0 .. packs_per_thread - 1, the same for every row
+  // but on phased rows (phased_row), whose whole packs start at each row's first column on the
+  // grid.
   constexpr bool phased = Config::phased;
   // The op's phases over every place, those past the lane's values padded (padded_phases_op).
   constexpr bool padded = Config::pads_values && padded_phases_op<Op>;
-  static_assert(!phased || phased_op<Op, N>, "phased rows run the ops of engine::phased_op");
+  static_assert(!phased || phased_op<Op, pack_width>,
+                "phased rows run the ops of engine::phased_op");
   auto const lane_packs = [&](index_t whole_packs) {
     int count = 0;
     ROWFUSE_UNROLL
-    for (int p = 0; p < P; ++p)
+    for (int p = 0; p < packs_per_thread; ++p)
       if (index_t(p) * group + lane < whole_packs)
         count = p + 1;
     return count;
@@ -500,30 +506,32 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // row holds at most 32 lanes' packs, so its columns fit an int. Elsewhere 64 bits: in 32 ptxas
   // issued a row's pack loads one after another's use, and log-softmax lost 0.06-0.1
   // (bench/NOTES.md, fiftieth session).
-  constexpr bool int_columns = !Config::whole_block && reads_columns<Op, N> && !gradient_op<Op>;
-  // Single elements on a block the launch sizes: each warp holds its own 32 x P consecutive
-  // columns, 32 consecutive ones at each p (coalesced), so that a lane's values lie at
+  constexpr bool int_columns =
+      !Config::whole_block && reads_columns<Op, pack_width> && !gradient_op<Op>;
+  // Single elements on a block the launch sizes: each warp holds its own 32 x packs_per_thread
+  // consecutive columns, 32 consecutive ones at each p (coalesced), so that a lane's values lie at
   // compile-time distances from its first: at the block's run-time threads apart, ptxas kept an
   // address a value and spilled 220-300 bytes under the 64-register cap (bench/NOTES.md,
   // fifty-sixth session). Every warp but the row's last then holds only valid values.
-  constexpr bool warp_chunks = N == 1 && Config::whole_block && C == 1 && Config::sized_at_launch;
+  constexpr bool warp_chunks =
+      pack_width == 1 && Config::whole_block && cluster_blocks == 1 && Config::sized_at_launch;
   [[maybe_unused]] index_t const warp_first =
-      index_t(int(threadIdx.x) / 32) * 32 * P + (int(threadIdx.x) & 31);
+      index_t(int(threadIdx.x) / 32) * 32 * packs_per_thread + (int(threadIdx.x) & 31);
   // The distance between a lane's consecutive packs, in packs.
   [[maybe_unused]] int const pack_stride = warp_chunks ? 32 : group;
   auto const lane_col = [&](int p) {
     if constexpr (warp_chunks)
       return warp_first + p * 32;
     else if constexpr (int_columns)
-      return index_t((p * group + lane) * N);
+      return index_t((p * group + lane) * pack_width);
     else
-      return (index_t(p) * group + lane) * N;
+      return (index_t(p) * group + lane) * pack_width;
   };
   int valid_packs = 0;
   if constexpr (!phased) {
     ROWFUSE_UNROLL
-    for (int p = 0; p < P; ++p)
-      if (int_columns ? (p * group + lane) * N < int(cols) : lane_col(p) < cols)
+    for (int p = 0; p < packs_per_thread; ++p)
+      if (int_columns ? (p * group + lane) * pack_width < int(cols) : lane_col(p) < cols)
         valid_packs = p + 1;
   }
   [[maybe_unused]] index_t row_first = 0; // a phased row's first column on the grid
@@ -536,13 +544,13 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
 
   // Single elements of rows that whole warps hold (whole-block rows, rows of whole warps): a
   // warp's lanes hold consecutive columns at every pack, so a load chain that can draws its
-  // decisions for the lane's P elements with the whole warp at once, at the top of each row and
-  // outside every guard, so that all its lanes take part (draw_by_warp: rf::dropout makes one
-  // Philox call for about six elements instead of one for each). The store side keeps its
+  // decisions for the lane's packs_per_thread elements with the whole warp at once, at the top of
+  // each row and outside every guard, so that all its lanes take part (draw_by_warp: rf::dropout
+  // makes one Philox call for about six elements instead of one for each). The store side keeps its
   // draws in place, which skip the packs of +0 a mask leaves and so cost less there
   // (bench/NOTES.md).
-  constexpr bool load_drawn_by_warp =
-      N == 1 && (Config::whole_block || row_warps > 0) && Load::template draws_by_warp<P>;
+  constexpr bool load_drawn_by_warp = pack_width == 1 && (Config::whole_block || row_warps > 0) &&
+                                      Load::template draws_by_warp<packs_per_thread>;
 
   // Group rows reduce by shuffles in the group, rows of several warps through shared memory
   // across them (every row of the block at one barrier), whole-block rows across the block,
@@ -556,18 +564,18 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   auto const reduce_whole_block = [&](auto value, auto merge, auto& storage, int posts,
                                       index_t round) {
     using T = decltype(value);
-    if constexpr (C == 1)
-      return block_allreduce<T, B>{storage, posts}(value, merge);
+    if constexpr (cluster_blocks == 1)
+      return block_allreduce<T, block_threads>{storage, posts}(value, merge);
     else
-      return cluster_exchange<T, B, C>{storage, threads / 32}(allreduce_in_group(value, 32, merge),
-                                                              int(round), merge);
+      return cluster_exchange<T, block_threads, cluster_blocks>{storage, threads / 32}(
+          allreduce_in_group(value, 32, merge), int(round), merge);
   };
   // A reduction of a storage used once a row: its posts alternate with the rows, the row's step
   // is its round.
   auto const reduce = [&](auto value, auto merge, auto& storage) {
     using T = decltype(value);
     if constexpr (!Config::whole_block && row_warps > 1)
-      return block_allreduce<T, B, row_warps>{storage, buffer}(value, merge);
+      return block_allreduce<T, block_threads, row_warps>{storage, buffer}(value, merge);
     else if constexpr (!Config::whole_block)
       return allreduce_in_group(value, group, merge);
     else
@@ -581,7 +589,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // group's (shuffles) orders no memory, nor does a cluster's (distributed shared memory,
   // mbarriers) order global memory.
   [[maybe_unused]] auto const order_chunk_rows = [] {
-    if constexpr (C > 1)
+    if constexpr (cluster_blocks > 1)
       cooperative_groups::this_cluster().sync();
     else if constexpr (!Config::whole_block && row_warps <= 1)
       __syncwarp();
@@ -593,8 +601,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // The op's per-column operands (column_residence_of). Kept in shared memory, pack p of
   // thread t is at [p][t] in units of the widest word that divides it (detail::word_slots), so
   // that a warp's accesses of one word are consecutive; a thread reads back only what it wrote.
-  constexpr column_residence columns_at = column_residence_of<Config, Op, Load, N>;
-  using columns_t = typename column_packs<Op, N>::type;
+  constexpr column_residence columns_at = column_residence_of<Config, Op, Load, pack_width>;
+  using columns_t = typename column_packs<Op, pack_width>::type;
   // On phased rows a pack's columns are off the operands' grid in most rows; a warp's lanes at
   // one row's phase on rows of whole warps, at several rows' on narrower group rows (a group the
   // launch sets counts as narrower: most of them are).
@@ -602,20 +610,20 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
                                           ? detail::column_phases::per_warp
                                           : detail::column_phases::per_lane;
   [[maybe_unused]] auto const read_columns_at = [&](index_t col0) {
-    if constexpr (!reads_columns<Op, N>)
+    if constexpr (!reads_columns<Op, pack_width>)
       return columns_t{};
     else if constexpr (phased)
-      return op.template read_columns_off_grid<N, warp_column_phases>(row_first, col0);
+      return op.template read_columns_off_grid<pack_width, warp_column_phases>(row_first, col0);
     else
-      return op.template read_columns<N>(col0);
+      return op.template read_columns<pack_width>(col0);
   };
   constexpr bool columns_held =
       columns_at == column_residence::kept || columns_at == column_residence::with_row;
-  [[maybe_unused]] columns_t held_columns[columns_held ? P : 1];
+  [[maybe_unused]] columns_t held_columns[columns_held ? packs_per_thread : 1];
   auto const read_row_columns = [&] {
     if constexpr (columns_held) {
       ROWFUSE_UNROLL
-      for (int p = 0; p < P; ++p)
+      for (int p = 0; p < packs_per_thread; ++p)
         if (p < valid_packs)
           held_columns[p] = read_columns_at(col_of(p));
     }
@@ -627,23 +635,23 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   auto const keep_columns_shared = [&] {
     if constexpr (columns_at == column_residence::kept_shared) {
       ROWFUSE_UNROLL
-      for (int p = 0; p < P; ++p)
+      for (int p = 0; p < packs_per_thread; ++p)
         if (p < valid_packs)
           column_words::store(shared_columns, p, int(threadIdx.x), threads,
-                              op.template read_columns<N>(col_of(p)));
+                              op.template read_columns<pack_width>(col_of(p)));
     }
   };
   if constexpr (columns_at == column_residence::kept)
     read_row_columns();
   // Read ahead, pack p's operands wait in ahead_columns[p % ahead_packs] from the read of pack
   // p - ahead_packs's (or from before the row's last reduction, for the first ones) to its finish.
-  constexpr int ahead_packs = columns_at != column_residence::ahead ? 1
-                              : Config::columns_ahead < P           ? Config::columns_ahead
-                                                                    : P;
+  constexpr int ahead_packs = columns_at != column_residence::ahead      ? 1
+                              : Config::columns_ahead < packs_per_thread ? Config::columns_ahead
+                                                                         : packs_per_thread;
   [[maybe_unused]] columns_t ahead_columns[ahead_packs];
   auto const read_ahead = [&](int p) {
     if constexpr (columns_at == column_residence::ahead)
-      if (p < P && p < valid_packs)
+      if (p < packs_per_thread && p < valid_packs)
         ahead_columns[p % ahead_packs] = read_columns_at(col_of(p));
   };
   auto const read_first_ahead = [&] {
@@ -670,21 +678,22 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // sums wait in shared memory there (shares_chunk_sums, below), on cluster rows in global memory,
   // read and written an element at a time; every thread of the row processor has written a row's
   // before any reads them for the next (order_chunk_rows).
-  using chunk_sums_t = typename chunk_sums_of<Op, N>::type;
+  using chunk_sums_t = typename chunk_sums_of<Op, pack_width>::type;
   constexpr bool sums_kept =
-      chunk_accumulating_op<Op, N> && reads_columns<Op, N> && !Config::phased &&
-      Config::keeps_chunk_sums(P * int(sizeof(chunk_sums_t) / sizeof(float)));
-  [[maybe_unused]] chunk_sums_t chunk_sums[sums_kept ? P : 1];
+      chunk_accumulating_op<Op, pack_width> && reads_columns<Op, pack_width> && !Config::phased &&
+      Config::keeps_chunk_sums(packs_per_thread * int(sizeof(chunk_sums_t) / sizeof(float)));
+  [[maybe_unused]] chunk_sums_t chunk_sums[sums_kept ? packs_per_thread : 1];
   if constexpr (sums_kept && !Config::sums_from_first_row)
     for (auto& sums : chunk_sums)
       sums.clear(); // as a chunk's first row finds them (flush clears them for the next)
 
   using row_values_type = typename second_stream<Op>::row_values;
 
-  // Staging: slot `s` holds this thread's packs at ((s * P + p) * threads + thread) * N, so a
-  // warp's 16-byte reads of one pack index are consecutive (no bank conflicts); a staged gradient's
-  // and operand stream's packs are laid out the same way in their own regions after every slot's
-  // input packs (staged_streams). A thread reads back only what it copied itself.
+  // Staging: slot `s` holds this thread's packs at ((s * packs_per_thread + p) * threads + thread)
+  // * pack_width, so a warp's 16-byte reads of one pack index are consecutive (no bank conflicts);
+  // a staged gradient's and operand stream's packs are laid out the same way in their own regions
+  // after every slot's input packs (staged_streams). A thread reads back only what it copied
+  // itself.
   using input_t = typename Load::element_type;
   using gradient_element = typename second_stream<Op>::element_type;
   using streams = staged_streams<Config, Op, Load>;
@@ -701,13 +710,13 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   [[maybe_unused]] index_t centred_rounds = 0;
   // Lane 0 of each warp stages the row's first pack there (centre_pack_bytes), after the operands
   // kept in shared memory.
-  [[maybe_unused]] input_t* const centre_packs =
-      reinterpret_cast<input_t*>(reinterpret_cast<char*>(staging_shared) + streams::bytes(threads) +
-                                 (columns_at == column_residence::kept_shared
-                                      ? std::size_t(P) * std::size_t(threads) * sizeof(columns_t)
-                                      : 0));
+  [[maybe_unused]] input_t* const centre_packs = reinterpret_cast<input_t*>(
+      reinterpret_cast<char*>(staging_shared) + streams::bytes(threads) +
+      (columns_at == column_residence::kept_shared
+           ? std::size_t(packs_per_thread) * std::size_t(threads) * sizeof(columns_t)
+           : 0));
   [[maybe_unused]] auto const centre_pack_of = [&](int slot) {
-    return centre_packs + (slot * (threads / 32) + int(threadIdx.x) / 32) * N;
+    return centre_packs + (slot * (threads / 32) + int(threadIdx.x) / 32) * pack_width;
   };
   // The staged per-row operands of each warp and slot, after the centred rows' packs.
   constexpr bool row_values_staged = stages_row_values<Config, Op, Load>;
@@ -718,14 +727,16 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   };
   input_t* const staging = reinterpret_cast<input_t*>(staging_shared);
   auto const staged_index = [&](int slot, int p) {
-    return (slot * P + p) * threads + int(threadIdx.x);
+    return (slot * packs_per_thread + p) * threads + int(threadIdx.x);
   };
   int const region_elements = streams::region_elements(threads);
-  auto const staged_pack = [&](int slot, int p) { return staging + staged_index(slot, p) * N; };
+  auto const staged_pack = [&](int slot, int p) {
+    return staging + staged_index(slot, p) * pack_width;
+  };
   [[maybe_unused]] auto const staged_gradient_pack = [&](int slot, int p) {
     return reinterpret_cast<gradient_element*>(reinterpret_cast<char*>(staging_shared) +
                                                streams::gradient_offset(threads)) +
-           staged_index(slot, p) * N;
+           staged_index(slot, p) * pack_width;
   };
   [[maybe_unused]] char* const operand_regions =
       reinterpret_cast<char*>(staging_shared) + streams::operands_offset(threads);
@@ -734,7 +745,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // region (register_shared_bytes); none where the op sums nothing (chunks of one row:
   // rows_per_unit).
   constexpr bool sums_shared = shares_chunk_sums<Config, Op>;
-  constexpr int sums_per_column = chunk_sums_per_column<Op, N>;
+  constexpr int sums_per_column = chunk_sums_per_column<Op, pack_width>;
   [[maybe_unused]] index_t const chunk_rows = rows_per_unit(op);
   [[maybe_unused]] bool const sums_in_shared = sums_shared && chunk_rows > 1;
   [[maybe_unused]] index_t const sum_stride = shared_sum_stride(cols);
@@ -800,26 +811,28 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         int packs = valid_packs;
         index_t first_col = 0;
         if constexpr (phased) {
-          auto const layout = phased_row<N>::at(load.input.dense_row(r), cols);
+          auto const layout = phased_row<pack_width>::at(load.input.dense_row(r), cols);
           packs = lane_packs(layout.packs);
           first_col = layout.first;
         }
         ROWFUSE_UNROLL
-        for (int p = 0; p < P; ++p) {
+        for (int p = 0; p < packs_per_thread; ++p) {
           if (p < packs) {
             index_t const col = first_col + lane_col(p);
-            detail::async_copy_pack<N>(staged_pack(slot, p), load.input.dense_row(r) + col);
+            detail::async_copy_pack<pack_width>(staged_pack(slot, p),
+                                                load.input.dense_row(r) + col);
             if constexpr (gradient_staged)
-              detail::async_copy_pack<N>(staged_gradient_pack(slot, p),
-                                         op.gradient.input.dense_row(r) + col);
+              detail::async_copy_pack<pack_width>(staged_gradient_pack(slot, p),
+                                                  op.gradient.input.dense_row(r) + col);
             if constexpr (operands_staged)
-              operand_streams<Load>::template stage<N>(load, r, col, operand_regions,
-                                                       region_elements, staged_index(slot, p));
+              operand_streams<Load>::template stage<pack_width>(
+                  load, r, col, operand_regions, region_elements, staged_index(slot, p));
           }
         }
         if constexpr (centred)
           if ((threadIdx.x & 31) == 0)
-            detail::async_copy_pack<N>(centre_pack_of(slot), load.input.dense_row(r) + first_col);
+            detail::async_copy_pack<pack_width>(centre_pack_of(slot),
+                                                load.input.dense_row(r) + first_col);
         if constexpr (row_values_staged)
           if ((threadIdx.x & 31) == 0)
             op.stage_row(r, row_values_of(slot));
@@ -855,9 +868,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     if constexpr (walk_carried)
       carried_row = walk.next(row);
     bool const row_ok = row < rows;
-    [[maybe_unused]] phased_row<N> layout{};
+    [[maybe_unused]] phased_row<pack_width> layout{};
     if constexpr (phased) {
-      layout = phased_row<N>::at(load.input.dense_row(row), cols);
+      layout = phased_row<pack_width>::at(load.input.dense_row(row), cols);
       row_first = layout.first;
       valid_packs = lane_packs(layout.packs);
     }
@@ -869,7 +882,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       else
         return row + row_step;
     };
-    int const n = row_ok ? valid_packs * N : 0;
+    int const n = row_ok ? valid_packs * pack_width : 0;
 
     int const slot = slots == 2 ? buffer : 0;
     if constexpr (slots == 2) {
@@ -889,10 +902,10 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     }
     // A centred row's first pack, staged by its warp's lane 0: landed for that lane at the wait
     // above, for the warp after __syncwarp.
-    [[maybe_unused]] input_t centre_raw[centred ? N : 1] = {};
+    [[maybe_unused]] input_t centre_raw[centred ? pack_width : 1] = {};
     if constexpr (centred) {
       __syncwarp();
-      detail::load_pack<N>(centre_pack_of(slot), centre_raw);
+      detail::load_pack<pack_width>(centre_pack_of(slot), centre_raw);
     }
     // A gradient_op's per-row operands (read_row) where it prepares the row: staged by its warp's
     // lane 0 likewise (landed for the warp after __syncwarp), or from global memory.
@@ -915,15 +928,15 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         (columns_at == column_residence::none || columns_at == column_residence::kept);
     [[maybe_unused]] bool const unguarded = flat_unguarded && flat_fits;
     // This lane's value p of the row on a flat tile (flat_fits), from shared memory.
-    [[maybe_unused]] auto const read_tile = [&](int p, input_t(&raw)[N]) {
-      detail::load_pack<N>(tile.row(int(threadIdx.x) / group) + col_of(p), raw);
+    [[maybe_unused]] auto const read_tile = [&](int p, input_t(&raw)[pack_width]) {
+      detail::load_pack<pack_width>(tile.row(int(threadIdx.x) / group) + col_of(p), raw);
     };
     // This lane's input pack p, from the staging slot, the flat tile or global memory: a branch,
     // because one generic pointer for the tile and global memory made every load a generic one
     // (slower: bench/NOTES.md, thirty-fifth session).
-    auto const read_pack = [&](int p, input_t(&raw)[N]) {
+    auto const read_pack = [&](int p, input_t(&raw)[pack_width]) {
       if constexpr (staged) {
-        detail::load_pack<N>(staged_pack(slot, p), raw);
+        detail::load_pack<pack_width>(staged_pack(slot, p), raw);
         return;
       }
       if constexpr (flat) {
@@ -932,7 +945,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           return;
         }
       }
-      load.template read_input<N>(row, col_of(p), raw);
+      load.template read_input<pack_width>(row, col_of(p), raw);
     };
     // Single elements narrower than a float are read for the whole row before any arithmetic
     // where the shape says so (Config::reads_row_first): read in the transform loop below, each
@@ -940,16 +953,16 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     // half the row's registers, which at 32 a thread cost blocks an SM, so the shape chooses; fp32
     // elements held raw take as many as the row. Packs are read in the loop. bench/NOTES.md,
     // fourth and thirteenth sessions.
-    constexpr bool inputs_first = N == 1 && sizeof(input_t) < 4 && Config::reads_row_first;
-    [[maybe_unused]] input_t raw_row[inputs_first ? P : 1][N];
+    constexpr bool inputs_first = pack_width == 1 && sizeof(input_t) < 4 && Config::reads_row_first;
+    [[maybe_unused]] input_t raw_row[inputs_first ? packs_per_thread : 1][pack_width];
     if constexpr (inputs_first) {
       if (unguarded) {
         ROWFUSE_UNROLL
-        for (int p = 0; p < P; ++p)
+        for (int p = 0; p < packs_per_thread; ++p)
           read_tile(p, raw_row[p]);
       } else {
         ROWFUSE_UNROLL
-        for (int p = 0; p < P; ++p)
+        for (int p = 0; p < packs_per_thread; ++p)
           if (row_ok && p < valid_packs)
             read_pack(p, raw_row[p]);
       }
@@ -958,15 +971,15 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     // the chain, an operand's load would wait for the arithmetic of the nodes before it); staged
     // operand streams are read from their slot. A row read back (rereads) reads them at each
     // read instead (reread_pack), so that they hold no registers through the row.
-    typename Load::template reads_type<N> reads[rereads ? 1 : P];
+    typename Load::template reads_type<pack_width> reads[rereads ? 1 : packs_per_thread];
     ROWFUSE_UNROLL
-    for (int p = 0; p < (rereads ? 0 : P); ++p) {
+    for (int p = 0; p < (rereads ? 0 : packs_per_thread); ++p) {
       if (row_ok && p < valid_packs) {
         if constexpr (operands_staged)
-          reads[p] = operand_streams<Load>::template read_staged<N, phased>(
+          reads[p] = operand_streams<Load>::template read_staged<pack_width, phased>(
               load, row, col_of(p), operand_regions, region_elements, staged_index(slot, p));
         else
-          reads[p] = load.template read<N, phased>(row, col_of(p));
+          reads[p] = load.template read<pack_width, phased>(row, col_of(p));
       }
     }
     if constexpr (columns_at == column_residence::with_row)
@@ -976,35 +989,36 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       if (step == 0)
         keep_columns_shared();
     // A gradient_op's second stream: its packs and its operands', issued here too.
-    [[maybe_unused]] gradient_element gradient_raw[two_streams ? P : 1][N];
-    [[maybe_unused]] typename second_stream<Op>::template reads_type<N>
-        gradient_reads[two_streams ? P : 1];
+    [[maybe_unused]] gradient_element gradient_raw[two_streams ? packs_per_thread : 1][pack_width];
+    [[maybe_unused]] typename second_stream<Op>::template reads_type<pack_width>
+        gradient_reads[two_streams ? packs_per_thread : 1];
     if constexpr (two_streams) {
       ROWFUSE_UNROLL
-      for (int p = 0; p < P; ++p) {
+      for (int p = 0; p < packs_per_thread; ++p) {
         if (row_ok && p < valid_packs) {
           if constexpr (gradient_staged)
-            detail::load_pack<N>(staged_gradient_pack(slot, p), gradient_raw[p]);
+            detail::load_pack<pack_width>(staged_gradient_pack(slot, p), gradient_raw[p]);
           else
-            op.gradient.template read_input<N>(row, col_of(p), gradient_raw[p]);
-          gradient_reads[p] = op.gradient.template read<N, phased>(row, col_of(p));
+            op.gradient.template read_input<pack_width>(row, col_of(p), gradient_raw[p]);
+          gradient_reads[p] = op.gradient.template read<pack_width, phased>(row, col_of(p));
         }
       }
     }
     // A phased row's edge elements of this lane (phased_row): edges lane, lane + group, ... (a
-    // prefix of its E slots, which the reductions take as a count), and a gradient_op's gradient
-    // elements at their columns: their loads issued with the packs', transformed after them; on a
-    // flat tile the input's read from it.
-    constexpr int E = Config::edges_per_lane;
+    // prefix of its edges_per_lane slots, which the reductions take as a count), and a
+    // gradient_op's gradient elements at their columns: their loads issued with the packs',
+    // transformed after them; on a flat tile the input's read from it.
+    constexpr int edges_per_lane = Config::edges_per_lane;
     [[maybe_unused]] int edge_n = 0;
-    [[maybe_unused]] index_t edge_col[E] = {};
-    [[maybe_unused]] input_t edge_raw[E][1];
-    [[maybe_unused]] typename Load::template reads_type<1> edge_reads[E];
-    [[maybe_unused]] gradient_element gradient_edge_raw[E][1];
-    [[maybe_unused]] typename second_stream<Op>::template reads_type<1> gradient_edge_reads[E];
+    [[maybe_unused]] index_t edge_col[edges_per_lane] = {};
+    [[maybe_unused]] input_t edge_raw[edges_per_lane][1];
+    [[maybe_unused]] typename Load::template reads_type<1> edge_reads[edges_per_lane];
+    [[maybe_unused]] gradient_element gradient_edge_raw[edges_per_lane][1];
+    [[maybe_unused]] typename second_stream<Op>::template reads_type<1>
+        gradient_edge_reads[edges_per_lane];
     if constexpr (phased) {
       ROWFUSE_UNROLL
-      for (int k = 0; k < E; ++k) {
+      for (int k = 0; k < edges_per_lane; ++k) {
         if (row_ok && lane + k * group < layout.edges) {
           edge_n = k + 1;
           edge_col[k] = layout.edge_column(lane + k * group);
@@ -1027,13 +1041,13 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     // The store side's index-only work (dropout's Philox) runs while the input's load is in
     // flight where a lane holds one pack and nothing is staged; elsewhere after the statistics,
     // where drawing ahead would hold the draws in registers through the row (bench/NOTES.md).
-    constexpr bool draw_store_ahead = !staged && P == 1;
-    typename Store::template draws_type<N> store_draws[P];
+    constexpr bool draw_store_ahead = !staged && packs_per_thread == 1;
+    typename Store::template draws_type<pack_width> store_draws[packs_per_thread];
     [[maybe_unused]] auto const load_words = [&] {
       if constexpr (load_drawn_by_warp) {
         int const warp_lane = int(threadIdx.x) & 31;
-        return load.template draw_by_warp<P>(row, col_of(0) - warp_lane, pack_stride, cols,
-                                             warp_lane);
+        return load.template draw_by_warp<packs_per_thread>(row, col_of(0) - warp_lane, pack_stride,
+                                                            cols, warp_lane);
       } else {
         return detail::no_state{};
       }
@@ -1042,51 +1056,53 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       if constexpr (load_drawn_by_warp)
         return load.draw_at_step(load_words, p);
       else
-        return load.template draw<N>(row, col_of(p), cols);
+        return load.template draw<pack_width>(row, col_of(p), cols);
     };
 
-    float v[P * N];
-    [[maybe_unused]] float g[two_streams ? P * N : 1]; // the gradient's values
-    auto const transform_pack = [&](int p, input_t const(&raw)[N]) {
+    float v[packs_per_thread * pack_width];
+    // The gradient's values.
+    [[maybe_unused]] float g[two_streams ? packs_per_thread * pack_width : 1];
+    auto const transform_pack = [&](int p, input_t const(&raw)[pack_width]) {
       if constexpr (draw_store_ahead)
-        store_draws[p] = store.template draw<N>(row, col_of(p), cols);
-      float x[N];
-      load.template transform<N>(raw, row, col_of(p), x, load_ctx, reads[p], load_draw(p));
+        store_draws[p] = store.template draw<pack_width>(row, col_of(p), cols);
+      float x[pack_width];
+      load.template transform<pack_width>(raw, row, col_of(p), x, load_ctx, reads[p], load_draw(p));
       if constexpr (two_streams) {
-        float gx[N];
-        op.gradient.template transform<N>(gradient_raw[p], row, col_of(p), gx, load_ctx,
-                                          gradient_reads[p],
-                                          op.gradient.template draw<N>(row, col_of(p), cols));
+        float gx[pack_width];
+        op.gradient.template transform<pack_width>(
+            gradient_raw[p], row, col_of(p), gx, load_ctx, gradient_reads[p],
+            op.gradient.template draw<pack_width>(row, col_of(p), cols));
         if constexpr (sums_kept) {
           constexpr bool from_first_row = Config::sums_from_first_row;
-          op.template prepare<N, from_first_row>(x, gx, row_values(), row, columns_of(p),
-                                                 chunk_sums[p]);
+          op.template prepare<pack_width, from_first_row>(x, gx, row_values(), row, columns_of(p),
+                                                          chunk_sums[p]);
           if (op.ends_chunk(row, rows))
-            op.template flush<N, from_first_row>(chunk_sums[p], row, col_of(p));
+            op.template flush<pack_width, from_first_row>(chunk_sums[p], row, col_of(p));
         } else if constexpr (sums_shared) {
           if (sums_in_shared)
             prepare_shared(x, gx, row_values(), row, col_of(p), columns_of(p));
           else
-            op.template prepare<N, phased>(x, gx, row_values(), row, col_of(p), columns_of(p),
-                                           true);
-        } else if constexpr (reads_columns<Op, N>)
-          op.template prepare<N, phased>(x, gx, row_values(), row, col_of(p), columns_of(p), true);
+            op.template prepare<pack_width, phased>(x, gx, row_values(), row, col_of(p),
+                                                    columns_of(p), true);
+        } else if constexpr (reads_columns<Op, pack_width>)
+          op.template prepare<pack_width, phased>(x, gx, row_values(), row, col_of(p),
+                                                  columns_of(p), true);
         else
-          op.template prepare<N>(x, gx, row_values(), row, col_of(p), true);
+          op.template prepare<pack_width>(x, gx, row_values(), row, col_of(p), true);
         ROWFUSE_UNROLL
-        for (int j = 0; j < N; ++j)
-          g[p * N + j] = gx[j];
+        for (int j = 0; j < pack_width; ++j)
+          g[p * pack_width + j] = gx[j];
       }
       ROWFUSE_UNROLL
-      for (int j = 0; j < N; ++j)
-        v[p * N + j] = x[j];
+      for (int j = 0; j < pack_width; ++j)
+        v[p * pack_width + j] = x[j];
     };
     // Pack p's values into v: read first (raw_row) or now with `read`, then transformed.
     auto const read_and_transform = [&](int p, auto const& read) {
       if constexpr (inputs_first) {
         transform_pack(p, raw_row[p]);
       } else {
-        input_t raw[N];
+        input_t raw[pack_width];
         read(p, raw);
         transform_pack(p, raw);
       }
@@ -1109,26 +1125,26 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     // bench/NOTES.md, sixty-first session).
     constexpr bool pads_raw = [] {
       if constexpr (padded && bare_load_chain<Load> && !staged && !inputs_first && !two_streams &&
-                    (C == 1 || exchanges_once<Config, Op>))
+                    (cluster_blocks == 1 || exchanges_once<Config, Op>))
         return Op::padding == rowfuse::detail::neg_inf;
       else
         return false;
     }();
     if (unguarded) {
       ROWFUSE_UNROLL
-      for (int p = 0; p < P; ++p) {
+      for (int p = 0; p < packs_per_thread; ++p) {
         read_and_transform(p, read_tile);
         bool const valid = row_ok && p < valid_packs;
         ROWFUSE_UNROLL
-        for (int j = 0; j < N; ++j)
-          v[p * N + j] = valid ? v[p * N + j] : no_value;
+        for (int j = 0; j < pack_width; ++j)
+          v[p * pack_width + j] = valid ? v[p * pack_width + j] : no_value;
       }
     } else if constexpr (pads_raw) {
       ROWFUSE_UNROLL
-      for (int p = 0; p < P; ++p) {
-        input_t raw[N];
+      for (int p = 0; p < packs_per_thread; ++p) {
+        input_t raw[pack_width];
         ROWFUSE_UNROLL
-        for (int j = 0; j < N; ++j)
+        for (int j = 0; j < pack_width; ++j)
           raw[j] = rowfuse::detail::negative_infinity<input_t>();
         if (row_ok && p < valid_packs)
           read_pack(p, raw);
@@ -1136,17 +1152,17 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       }
     } else {
       ROWFUSE_UNROLL
-      for (int p = 0; p < (rereads ? 0 : P); ++p) {
+      for (int p = 0; p < (rereads ? 0 : packs_per_thread); ++p) {
         if (row_ok && p < valid_packs) {
           read_and_transform(p, read_pack);
         } else {
           ROWFUSE_UNROLL
-          for (int j = 0; j < N; ++j)
-            v[p * N + j] = no_value;
+          for (int j = 0; j < pack_width; ++j)
+            v[p * pack_width + j] = no_value;
           if constexpr (two_streams) {
             ROWFUSE_UNROLL
-            for (int j = 0; j < N; ++j)
-              g[p * N + j] = 0.0f;
+            for (int j = 0; j < pack_width; ++j)
+              g[p * pack_width + j] = 0.0f;
           }
         }
       }
@@ -1154,11 +1170,11 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
 
     // The edge elements' values (and the gradient's), after the packs' (their loads have had the
     // packs' time to land); +0 past edge_n.
-    [[maybe_unused]] float edge[E] = {};
-    [[maybe_unused]] float gradient_edge[E] = {};
+    [[maybe_unused]] float edge[edges_per_lane] = {};
+    [[maybe_unused]] float gradient_edge[edges_per_lane] = {};
     if constexpr (phased) {
       ROWFUSE_UNROLL
-      for (int k = 0; k < E; ++k) {
+      for (int k = 0; k < edges_per_lane; ++k) {
         if (k < edge_n) {
           float x[1];
           load.template transform<1>(edge_raw[k], row, edge_col[k], x, load_ctx, edge_reads[k],
@@ -1189,51 +1205,54 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     // as the transform loop above makes them. The chain's draws (dropout's decisions) are made
     // once a row and held; its reads are made at each read, staged operand streams from their
     // slot; `emit`: whether its side effects (rf::tee) happen, on the finish's read alone.
-    [[maybe_unused]] typename Load::template draws_type<N> row_draws[rereads ? P : 1];
+    [[maybe_unused]] typename Load::template draws_type<pack_width>
+        row_draws[rereads ? packs_per_thread : 1];
     if constexpr (rereads) {
       ROWFUSE_UNROLL
-      for (int p = 0; p < P; ++p)
+      for (int p = 0; p < packs_per_thread; ++p)
         if (row_ok && p < valid_packs)
           row_draws[p] = load_draw(p);
     }
-    [[maybe_unused]] auto const reread_pack = [&](int p, float(&x)[N], bool emit) {
-      input_t raw[N];
+    [[maybe_unused]] auto const reread_pack = [&](int p, float(&x)[pack_width], bool emit) {
+      input_t raw[pack_width];
       read_pack(p, raw);
       load_context context{emit, cols};
       if constexpr (operands_staged)
-        load.template transform<N>(
+        load.template transform<pack_width>(
             raw, row, col_of(p), x, context,
-            operand_streams<Load>::template read_staged<N, phased>(
+            operand_streams<Load>::template read_staged<pack_width, phased>(
                 load, row, col_of(p), operand_regions, region_elements, staged_index(slot, p)),
             row_draws[p]);
       else
-        load.template transform<N>(raw, row, col_of(p), x, context,
-                                   load.template read<N, phased>(row, col_of(p)), row_draws[p]);
+        load.template transform<pack_width>(raw, row, col_of(p), x, context,
+                                            load.template read<pack_width, phased>(row, col_of(p)),
+                                            row_draws[p]);
     };
     // A phase over a row read back: `phase(x, n)` of each pack as it is read, merged in pack
     // order, so that one pack's values are live at a time (over the whole row at once, ptxas
-    // held the row beside the operands and spilled). Every valid pack is full (N | cols where
-    // N > 1); a lane with none gives the phase of a zero pack and n = 0, the op's identity.
+    // held the row beside the operands and spilled). Every valid pack is full (pack_width | cols
+    // where pack_width > 1); a lane with none gives the phase of a zero pack and n = 0, the op's
+    // identity.
     [[maybe_unused]] auto const over_slot = [&](auto phase, auto merge) {
-      float x[N] = {};
+      float x[pack_width] = {};
       bool const any = row_ok && valid_packs > 0;
       if (any)
         reread_pack(0, x, false);
-      auto total = phase(x, any ? N : 0);
+      auto total = phase(x, any ? pack_width : 0);
       ROWFUSE_UNROLL
-      for (int p = 1; p < P; ++p) {
+      for (int p = 1; p < packs_per_thread; ++p) {
         if (row_ok && p < valid_packs) {
-          float next[N];
+          float next[pack_width];
           reread_pack(p, next, false);
-          total = merge(total, phase(next, N));
+          total = merge(total, phase(next, pack_width));
         }
       }
       return total;
     };
-    auto const held_values = [&](int p, float(&y)[N]) {
+    auto const held_values = [&](int p, float(&y)[pack_width]) {
       ROWFUSE_UNROLL
-      for (int j = 0; j < N; ++j)
-        y[j] = v[p * N + j];
+      for (int j = 0; j < pack_width; ++j)
+        y[j] = v[p * pack_width + j];
     };
 
     // A phased row's edge elements of this lane: `finish(y, col, columns, k)` finishes edge k as a
@@ -1241,7 +1260,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     [[maybe_unused]] auto const finish_edges = [&](auto finish) {
       if constexpr (phased) {
         ROWFUSE_UNROLL
-        for (int k = 0; k < E; ++k) {
+        for (int k = 0; k < edges_per_lane; ++k) {
           if (k < edge_n) {
             float y[1] = {edge[k]};
             if constexpr (reads_columns<Op, 1>)
@@ -1266,14 +1285,14 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       if (row_ok && lane == 0)
         op.save(row, stats);
       auto const finish_pack = [&](int p, bool stored) {
-        float y[N];
+        float y[pack_width];
         values_of(p, y);
         if constexpr (two_streams) {
-          float gy[N];
+          float gy[pack_width];
           ROWFUSE_UNROLL
-          for (int j = 0; j < N; ++j)
-            gy[j] = g[p * N + j];
-          op.template finish<N>(y, gy, stats, row, col_of(p));
+          for (int j = 0; j < pack_width; ++j)
+            gy[j] = g[p * pack_width + j];
+          op.template finish<pack_width>(y, gy, stats, row, col_of(p));
         } else if constexpr (columns_at == column_residence::ahead) {
           columns_t const columns = ahead_columns[p % ahead_packs];
           read_ahead(p + ahead_packs);
@@ -1284,24 +1303,24 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         if (!stored)
           return;
         if constexpr (draw_store_ahead)
-          store.template store<N>(row, col_of(p), y, store_ctx, store_draws[p]);
+          store.template store<pack_width>(row, col_of(p), y, store_ctx, store_draws[p]);
         else
-          store.template store<N, masks_packs<Load>>(row, col_of(p), y, store_ctx);
+          store.template store<pack_width, masks_packs<Load>>(row, col_of(p), y, store_ctx);
       };
       if (unguarded) {
         ROWFUSE_UNROLL
-        for (int p = 0; p < P; ++p)
+        for (int p = 0; p < packs_per_thread; ++p)
           finish_pack(p, row_ok && p < valid_packs);
       } else {
         ROWFUSE_UNROLL
-        for (int p = 0; p < P; ++p)
+        for (int p = 0; p < packs_per_thread; ++p)
           if (row_ok && p < valid_packs)
             finish_pack(p, true);
       }
     };
 
     // Peers write into this block's shared memory from the first round on (cluster_exchange).
-    if constexpr (C > 1)
+    if constexpr (cluster_blocks > 1)
       if (step == 0)
         cluster_exchange_ready();
     // One slot: refill it once the first reduction has consumed every value read from it (so
@@ -1315,26 +1334,29 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     // place, unguarded: the padding past the lane's values counts as none. Otherwise, where a
     // thread of a one-block row holds 32 values, and for the norms' forward loops on cluster rows,
     // the ops' loops have a second, unguarded copy (no compare and select an element) for a warp
-    // whose threads' values are all valid (n == P * N on each: every warp but a row's last, on
-    // most widths). The choice is the warp's, not the thread's: a warp whose threads chose apart
-    // would run both copies one after the other. Elsewhere the second copy spilled or lost
-    // (bench/NOTES.md, eighth and forty-ninth sessions).
-    constexpr bool norm_forward = reads_columns<Op, N> && !gradient_op<Op>;
+    // whose threads' values are all valid (n == packs_per_thread * pack_width on each: every warp
+    // but a row's last, on most widths). The choice is the warp's, not the thread's: a warp whose
+    // threads chose apart would run both copies one after the other. Elsewhere the second copy
+    // spilled or lost (bench/NOTES.md, eighth and forty-ninth sessions).
+    constexpr bool norm_forward = reads_columns<Op, pack_width> && !gradient_op<Op>;
     auto const over_values = [&](auto const& loop) {
       if constexpr (padded)
-        return loop(P * N);
-      else if constexpr ((P * N == 32 && C == 1) || (C > 1 && norm_forward))
-        return __all_sync(0xffffffffu, n == P * N) ? loop(P * N) : loop(n);
+        return loop(packs_per_thread * pack_width);
+      else if constexpr ((packs_per_thread * pack_width == 32 && cluster_blocks == 1) ||
+                         (cluster_blocks > 1 && norm_forward))
+        return __all_sync(0xffffffffu, n == packs_per_thread * pack_width)
+                   ? loop(packs_per_thread * pack_width)
+                   : loop(n);
       else
         return loop(n);
     };
     if constexpr (two_phase_op<Op>) {
-      // A two-phase op's finish of packs of N, or of a phased row's edge element as a pack of one,
-      // with the row's `stats`.
+      // A two-phase op's finish of packs of pack_width, or of a phased row's edge element as a pack
+      // of one, with the row's `stats`.
       auto const finish_with = [&](auto const& stats) {
         return [&, stats](auto& y, index_t col0, auto const& columns) {
           constexpr int count = int(sizeof(y) / sizeof(float));
-          if constexpr (reads_columns<Op, N>)
+          if constexpr (reads_columns<Op, pack_width>)
             op.template finish2<count>(y, stats, row, col0, columns);
           else
             op.template finish2<count>(y, stats, row, col0);
@@ -1353,13 +1375,14 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         // second about the row's mean where that centre is too far from it (op/norm.cuh).
         auto const merge2 = [&](auto a, auto b) { return op.merge2(a, b); };
         auto const local_about = [&](float about) {
-          auto const packs = over_slot(
-              [&](float(&x)[N], int count) { return op.deviations_about(x, count, about); },
-              merge2);
+          auto const packs =
+              over_slot([&](float(&x)[pack_width],
+                            int count) { return op.deviations_about(x, count, about); },
+                        merge2);
           if constexpr (phased) {
-            float deviations[E];
+            float deviations[edges_per_lane];
             ROWFUSE_UNROLL
-            for (int k = 0; k < E; ++k)
+            for (int k = 0; k < edges_per_lane; ++k)
               deviations[k] = edge[k];
             return op.merge2(packs, op.deviations_about(deviations, edge_n, about));
           } else {
@@ -1367,9 +1390,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           }
         };
         float centre = [&] {
-          float first_values[N];
+          float first_values[pack_width];
           load_context context{false, cols};
-          load.template transform<N>(centre_raw, row, row_first, first_values, context);
+          load.template transform<pack_width>(centre_raw, row, row_first, first_values, context);
           return Op::centre_of(first_values);
         }();
         auto const local = local_about(centre);
@@ -1386,7 +1409,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           total = reduce_next(local_about(centre));
         }
         auto const stats = op.finalize_about(centre, total, cols);
-        auto const finished_values = [&](int p, float(&y)[N]) {
+        auto const finished_values = [&](int p, float(&y)[pack_width]) {
           reread_pack(p, y, true);
           Op::recentre(y, centre);
         };
@@ -1400,9 +1423,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         // One pass over the row held, about the mean of its first pack (lane 0's pack 0), a second
         // about the row's mean from the deviations where any group of the warp needs it.
         auto const merge2 = [&](auto a, auto b) { return op.merge2(a, b); };
-        float first_values[N];
+        float first_values[pack_width];
         ROWFUSE_UNROLL
-        for (int j = 0; j < N; ++j)
+        for (int j = 0; j < pack_width; ++j)
           first_values[j] = v[j];
         float const centre = __shfl_sync(0xffffffffu, Op::centre_of(first_values), 0, group);
         auto const local_about = [&](float about) {
@@ -1448,7 +1471,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         auto const warp_second = allreduce_in_group(lane_second, 32, merge2);
         if (row_ok)
           read_first_ahead();
-        using exchange = cluster_exchange<warp_phase_totals<Op>, B, C>;
+        using exchange = cluster_exchange<warp_phase_totals<Op>, block_threads, cluster_blocks>;
         warp_phase_totals<Op> const* const posted =
             exchange{shared.totals, threads / 32}.gather({warp_first, warp_second}, int(step));
         auto const row_first = exchange::template fold<first_total_t<Op>>(
@@ -1472,7 +1495,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         auto const merge2 = [&](auto a, auto b) { return op.merge2(a, b); };
         auto const packs_first = [&] {
           if constexpr (rereads)
-            return over_slot([&](float(&x)[N], int count) { return op.phase1(x, count); }, merge1);
+            return over_slot([&](float(&x)[pack_width], int count) { return op.phase1(x, count); },
+                             merge1);
           else
             return over_values([&](int count) { return op.phase1(v, count); });
         };
@@ -1487,9 +1511,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           refill_single_slot();
         auto const packs_second = [&] {
           if constexpr (rereads)
-            return over_slot(
-                [&](float(&x)[N], int count) { return op.phase2(x, count, first_total, cols); },
-                merge2);
+            return over_slot([&](float(&x)[pack_width],
+                                 int count) { return op.phase2(x, count, first_total, cols); },
+                             merge2);
           else
             return over_values([&](int count) { return op.phase2(v, count, first_total, cols); });
         };
@@ -1503,7 +1527,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           read_first_ahead();
         auto const second_total = reduce(second_local, merge2, shared.second);
         auto const stats = op.finalize2(first_total, second_total, cols);
-        auto const finished_values = [&](int p, float(&y)[N]) {
+        auto const finished_values = [&](int p, float(&y)[pack_width]) {
           if constexpr (rereads) {
             reread_pack(p, y, true);
             op.phase2_rewrite(y, first_total, cols);
@@ -1542,10 +1566,10 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       refill_single_slot();
       auto const stats = op.finalize(total, cols);
       // (A gradient_op's finish, which takes the gradient's values, runs in finish_row.)
-      // Packs of N, or a phased row's edge element as a pack of one.
+      // Packs of pack_width, or a phased row's edge element as a pack of one.
       auto const finish = [&](auto& y, index_t col0, auto const& columns) {
         [[maybe_unused]] constexpr int count = int(sizeof(y) / sizeof(float));
-        if constexpr (reads_columns<Op, N> && !two_streams)
+        if constexpr (reads_columns<Op, pack_width> && !two_streams)
           op.template finish<count>(y, stats, row, col0, columns);
         else if constexpr (!two_streams)
           op.template finish<count>(y, stats, row, col0);

@@ -41,16 +41,16 @@ __global__ void __launch_bounds__(Config::block_threads)
   constexpr bool two_streams = gradient_op<Op>;
   // Two streams load half the packs of each per step: the same bytes in flight, and no spills
   // (ptxas, sm_90: 220 bytes spilled at the full unroll for an fp16 softmax backward).
-  constexpr int N = Config::pack, B = Config::block_threads,
-                U = two_streams ? Config::unroll / 2 : Config::unroll;
+  constexpr int pack_width = Config::pack, block_threads = Config::block_threads,
+                unroll = two_streams ? Config::unroll / 2 : Config::unroll;
   using partial = typename Op::partial;
-  __shared__ typename block_reducer<Op, B>::TempStorage shared;
+  __shared__ typename block_reducer<Op, block_threads>::TempStorage shared;
   extern __shared__ float4 dynamic_shared[];
   float* const cache = reinterpret_cast<float*>(dynamic_shared);
   [[maybe_unused]] float* const gradient_cache = cache + cols;
 
   store_context<float> store_ctx{cols, 0.0f};
-  index_t const stride = index_t(B) * N;
+  index_t const stride = index_t(block_threads) * pack_width;
 
   // Rows blockIdx.x, + gridDim.x, ...; an ordered_rows_op's chunks instead, each by one block in
   // row order (common.cuh, chunk_walk), whose rows increase with the step: the loop ends at the
@@ -70,69 +70,69 @@ __global__ void __launch_bounds__(Config::block_threads)
     // Pass 1: statistics (and the cache).
     load_context stats_ctx{cached, cols};
     partial part = op.identity();
-    for (index_t base = index_t(threadIdx.x) * N; base < cols; base += stride * U) {
-      float x[U][N];
-      [[maybe_unused]] float g[two_streams ? U : 1][N];
+    for (index_t base = index_t(threadIdx.x) * pack_width; base < cols; base += stride * unroll) {
+      float x[unroll][pack_width];
+      [[maybe_unused]] float g[two_streams ? unroll : 1][pack_width];
       ROWFUSE_UNROLL
-      for (int u = 0; u < U; ++u) {
+      for (int u = 0; u < unroll; ++u) {
         index_t const col0 = base + u * stride;
         if (col0 < cols) {
           if constexpr (two_streams)
-            load_pair<N>(op, load, row, col0, x[u], g[u], stats_ctx);
+            load_pair<pack_width>(op, load, row, col0, x[u], g[u], stats_ctx);
           else
-            load.template load<N>(row, col0, x[u], stats_ctx);
+            load.template load<pack_width>(row, col0, x[u], stats_ctx);
         }
       }
       ROWFUSE_UNROLL
-      for (int u = 0; u < U; ++u) {
+      for (int u = 0; u < unroll; ++u) {
         index_t const col0 = base + u * stride;
         if (col0 < cols) {
           if constexpr (two_streams)
-            part = op.merge(part, op.local(x[u], g[u], N));
+            part = op.merge(part, op.local(x[u], g[u], pack_width));
           else
-            part = op.merge(part, op.local(x[u], N));
+            part = op.merge(part, op.local(x[u], pack_width));
           if (cached) {
-            detail::store_pack<N>(cache + col0, x[u]);
+            detail::store_pack<pack_width>(cache + col0, x[u]);
             if constexpr (two_streams)
-              detail::store_pack<N>(gradient_cache + col0, g[u]);
+              detail::store_pack<pack_width>(gradient_cache + col0, g[u]);
           }
         }
       }
     }
-    part = block_reducer<Op, B>{shared}(op, part);
+    part = block_reducer<Op, block_threads>{shared}(op, part);
     auto const stats = op.finalize(part, cols);
     if (threadIdx.x == 0)
       op.save(row, stats);
 
     // Pass 2: outputs. Each thread reads back only what it cached itself.
     load_context output_ctx{true, cols};
-    for (index_t base = index_t(threadIdx.x) * N; base < cols; base += stride * U) {
-      float y[U][N];
-      [[maybe_unused]] float g[two_streams ? U : 1][N];
+    for (index_t base = index_t(threadIdx.x) * pack_width; base < cols; base += stride * unroll) {
+      float y[unroll][pack_width];
+      [[maybe_unused]] float g[two_streams ? unroll : 1][pack_width];
       ROWFUSE_UNROLL
-      for (int u = 0; u < U; ++u) {
+      for (int u = 0; u < unroll; ++u) {
         index_t const col0 = base + u * stride;
         if (col0 < cols) {
           if (cached) {
-            detail::load_pack<N>(cache + col0, y[u]);
+            detail::load_pack<pack_width>(cache + col0, y[u]);
             if constexpr (two_streams)
-              detail::load_pack<N>(gradient_cache + col0, g[u]);
+              detail::load_pack<pack_width>(gradient_cache + col0, g[u]);
           } else if constexpr (two_streams) {
-            load_pair<N>(op, load, row, col0, y[u], g[u], output_ctx);
+            load_pair<pack_width>(op, load, row, col0, y[u], g[u], output_ctx);
           } else {
-            load.template load<N>(row, col0, y[u], output_ctx);
+            load.template load<pack_width>(row, col0, y[u], output_ctx);
           }
         }
       }
       ROWFUSE_UNROLL
-      for (int u = 0; u < U; ++u) {
+      for (int u = 0; u < unroll; ++u) {
         index_t const col0 = base + u * stride;
         if (col0 < cols) {
           if constexpr (two_streams)
-            op.template finish<N>(y[u], g[u], stats, row, col0);
+            op.template finish<pack_width>(y[u], g[u], stats, row, col0);
           else
-            op.template finish<N>(y[u], stats, row, col0);
-          store.template store<N, masks_packs<Load>>(row, col0, y[u], store_ctx);
+            op.template finish<pack_width>(y[u], stats, row, col0);
+          store.template store<pack_width, masks_packs<Load>>(row, col0, y[u], store_ctx);
         }
       }
     }
