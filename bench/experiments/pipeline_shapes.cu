@@ -628,8 +628,8 @@ void at_plan_shape(width_case& w, rf::plan const& p, char const* variant, Chain 
   outcome o;
   std::string shape = "-";
   try {
-    auto const load = rf::bind(c.load, Op::name);
-    auto const store = rf::bind(c.store, Op::name, w.rows, w.cols);
+    auto const load = rf::detail::bind(c.load, Op::name);
+    auto const store = rf::detail::bind(c.store, Op::name, w.rows, w.cols);
     bool const found =
         with_plan_config<decltype(Planned::op), decltype(Planned::load), decltype(Planned::store)>(
             p.shape, [&](auto config, bool persistent) {
@@ -663,8 +663,8 @@ template <pipeline_kind K> void planned_and_ablations(width_case& w) {
     bool const found = with_plan_config<Op, decltype(full.load), decltype(full.store)>(
         p.shape, [&](auto config, bool) {
           using Config = decltype(config);
-          using Load = decltype(rf::bind(full.load, Op::name));
-          using Store = decltype(rf::bind(full.store, Op::name, w.rows, w.cols));
+          using Load = decltype(rf::detail::bind(full.load, Op::name));
+          using Store = decltype(rf::detail::bind(full.store, Op::name, w.rows, w.cols));
           min_blocks = Config::min_blocks_per_sm;
           row_warps = Config::row_threads / 32;
           read_in_loop = reads_in_loop<Config>;
@@ -747,8 +747,8 @@ template <pipeline_kind K, class... Shapes> void survey(index_t cols, Shapes...)
   }
   using Out = typename decltype(full.store)::element_type;
   keep_reference<Out>(w);
-  auto const load = rf::bind(full.load, Op::name);
-  auto const store = rf::bind(full.store, Op::name, w.rows, w.cols);
+  auto const load = rf::detail::bind(full.load, Op::name);
+  auto const store = rf::detail::bind(full.store, Op::name, w.rows, w.cols);
   auto const one = [&]<int Packs, int Threads, bool WholeBlock, bool Staged, int MinBlocks,
                        int Cluster, bool Held, int RowWarps, bool ReadsFirst>(
                        shape<Packs, Threads, WholeBlock, Staged, MinBlocks, Cluster, Held, RowWarps,

@@ -241,8 +241,8 @@ void run_one(char const* opname, MakeOp const& make_op, index_t cols, double cop
   index_t const ld = misaligned ? cols + 1 : cols;
   index_t const rows = elems / ld;
   auto const input = rf::load(static_cast<T const*>(x) + misaligned, rows, cols, ld);
-  auto load = rf::bind(input, "x");
-  auto store = rf::bind(rf::store(static_cast<T*>(y) + misaligned, ld), "y", rows, cols);
+  auto load = rf::detail::bind(input, "x");
+  auto store = rf::detail::bind(rf::store(static_cast<T*>(y) + misaligned, ld), "y", rows, cols);
   auto const op = make_op(input);
   using Op = std::remove_const_t<decltype(op)>;
   auto kernel = rf::engine::register_kernel<config, Op, decltype(load), decltype(store)>;

@@ -64,9 +64,9 @@ void store_amax(BoundStore const& store, store_context<double> const& context) {
 template <class L, class S, class RowOp>
 std::vector<double> evaluate(char const* where, L const& load_expr, S const& store_expr,
                              RowOp row_op) {
-  auto const load = bind(load_expr, where);
+  auto const load = rowfuse::detail::bind(load_expr, where);
   index_t const rows = load.input.rows, cols = load.input.cols;
-  auto const store = bind(store_expr, where, rows, cols);
+  auto const store = rowfuse::detail::bind(store_expr, where, rows, cols);
   std::vector<double> values(static_cast<std::size_t>(rows * cols));
   std::vector<double> x(static_cast<std::size_t>(cols)), y(static_cast<std::size_t>(cols));
   store_context<double> store_ctx{cols, 0.0};

@@ -47,16 +47,16 @@ template <class LoadInput, class LoadGrad, class Store, class RowOp>
 std::vector<double> evaluate_backward(char const* where, char const* input_name,
                                       LoadInput const& input_expr, LoadGrad const& grad_expr,
                                       Store const& store_expr, RowOp row_op) {
-  auto const input = bind(input_expr, where);
+  auto const input = rowfuse::detail::bind(input_expr, where);
   index_t const rows = input.input.rows, cols = input.input.cols;
-  auto const grad = bind(grad_expr, where);
+  auto const grad = rowfuse::detail::bind(grad_expr, where);
   if (grad.input.rows != rows)
     rowfuse::detail::fail(where, ": dy has rows = ", grad.input.rows, ", ", input_name, " has ",
                           rows);
   if (grad.input.cols != cols)
     rowfuse::detail::fail(where, ": dy has cols = ", grad.input.cols, ", ", input_name, " has ",
                           cols);
-  auto const store = bind(store_expr, where, rows, cols);
+  auto const store = rowfuse::detail::bind(store_expr, where, rows, cols);
   std::vector<double> values(static_cast<std::size_t>(rows * cols));
   std::vector<double> a(static_cast<std::size_t>(cols)), dy(a.size()), dx(a.size());
   store_context<double> store_ctx{cols, 0.0};

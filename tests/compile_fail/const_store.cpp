@@ -11,5 +11,5 @@ int main() {
   float* out = nullptr;
 #endif
   auto store = rf::store(out);
-  rf::check_store_expr<decltype(store)>();
+  rf::detail::check_store_expr<decltype(store)>();
 }

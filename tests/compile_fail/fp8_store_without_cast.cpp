@@ -11,5 +11,5 @@ int main() {
 #else
   auto store = rf::store(out) | rf::scale(0.5f) | rf::cast<__nv_fp8_e4m3>(2.0f);
 #endif
-  rf::check_store_expr<decltype(store)>();
+  rf::detail::check_store_expr<decltype(store)>();
 }

@@ -34,9 +34,9 @@ inline float pairwise(std::vector<float> const& v, std::size_t lo, std::size_t h
 /// kernels compute them (no FMA contraction, expf for the fast exp, pairwise sums).
 template <class L, class S, class RowOp>
 void emulate(L const& load_expr, S const& store_expr, RowOp row_op) {
-  auto const load = rf::bind(load_expr, "emulated");
+  auto const load = rf::detail::bind(load_expr, "emulated");
   long const rows = load.input.rows, cols = load.input.cols;
-  auto const store = rf::bind(store_expr, "emulated", rows, cols);
+  auto const store = rf::detail::bind(store_expr, "emulated", rows, cols);
   rf::load_context lc{true, cols};
   rf::store_context<float> sc{cols, 0.0f};
   std::vector<float> z(cols), y(cols);

@@ -31,7 +31,7 @@ inline constexpr double u = 0x1p-24;
 /// The values rows x cols of a load expression (any chain) in double, evaluated on the host with
 /// host pointers: what the kernel's chain computes in fp32 (a dropout replayed on dy included).
 template <class Load> std::vector<double> values(Load const& expr) {
-  auto const bound = rf::bind(expr, "test");
+  auto const bound = rf::detail::bind(expr, "test");
   long const rows = long(bound.input.rows), cols = long(bound.input.cols);
   std::vector<double> out(std::size_t(rows * cols));
   rf::load_context context{false, cols};

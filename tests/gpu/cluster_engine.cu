@@ -152,7 +152,7 @@ template <class Case, int N> void check_width(long cols, std::mt19937& rng) {
   CAPTURE(N);
   Case c(rows, cols, rng);
   rf::device_info const& dev = rf::current_device();
-  using load_type = decltype(rf::bind(c.load(), "test"));
+  using load_type = decltype(rf::detail::bind(c.load(), "test"));
   constexpr int cache_bytes = rf::engine::cache_element_bytes<load_type>;
 
   for_each_cluster_size([&]<int C>() {
@@ -165,8 +165,8 @@ template <class Case, int N> void check_width(long cols, std::mt19937& rng) {
     for (rf::index_t limit : {rf::index_t(0), rf::index_t(3)}) {
       CAPTURE(limit);
       c.poison();
-      auto const load = rf::bind(c.load(), "test");
-      auto const store = rf::bind(c.store(), "test", rows, cols);
+      auto const load = rf::detail::bind(c.load(), "test");
+      auto const store = rf::detail::bind(c.store(), "test", rows, cols);
       rf::plan p;
       p.op = Case::name;
       p.rows = rows;

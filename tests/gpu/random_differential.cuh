@@ -785,7 +785,7 @@ template <class Combo> failure_log run_case(case_params const& c, std::mt19937_6
   std::vector<std::uint8_t> const keep_in_ref = b.keep_in.host, keep_out_ref = b.keep_out.host;
 
   // Per-row facts from the chain's double values, and each element's T.
-  auto const bound = rf::bind(load_host, "random_differential");
+  auto const bound = rf::detail::bind(load_host, "random_differential");
   rf::load_context quiet{false, cols};
   std::vector<double> z(static_cast<std::size_t>(rows * cols)),
       delta(static_cast<std::size_t>(rows));

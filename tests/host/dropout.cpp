@@ -495,7 +495,7 @@ TEST_CASE("dropout through a store expression and through the host reference sof
   SUBCASE("store_expr::store<N> with an fp16 output, packs of 1 and of 2") {
     std::vector<__half> out(x.size(), __float2half_rn(std::nanf("")));
     auto const store =
-        rf::bind(rf::store(out.data()) | rf::dropout(p, seed, offset), "test", rows, cols);
+        rf::detail::bind(rf::store(out.data()) | rf::dropout(p, seed, offset), "test", rows, cols);
     rf::store_context<float> context{cols, 0.0f};
     for (index_t r = 0; r < rows; ++r)
       for (index_t c = 0; c < cols; ++c) {

@@ -173,8 +173,9 @@ TEST_CASE("negative rows or cols") {
                                             1e-5f);
                  }),
                  {"rf::layernorm", "cols = -7", "must be >= 0"});
-  check_mentions(test::error_message([&] { (void)rf::bind(rf::load(x, -5, -7), "rf::rmsnorm"); }),
-                 {"rf::rmsnorm", "rows = -5"});
+  check_mentions(
+      test::error_message([&] { (void)rf::detail::bind(rf::load(x, -5, -7), "rf::rmsnorm"); }),
+      {"rf::rmsnorm", "rows = -5"});
 }
 
 TEST_CASE("dropout p outside [0, 1)") {

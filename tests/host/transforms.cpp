@@ -55,7 +55,7 @@ std::vector<float> padded(std::vector<float> const& dense, index_t rows, index_t
 
 /// y[r * cols + c] = the bound load expression's load<1>(r, c), in double (the host compute type).
 template <class L> std::vector<double> eval_load(L const& expr, bool emit = true) {
-  auto const bound = rf::bind(expr, "test");
+  auto const bound = rf::detail::bind(expr, "test");
   index_t const rows = bound.input.rows, cols = bound.input.cols;
   std::vector<double> y(std::size_t(rows * cols));
   rf::load_context context{emit};
@@ -70,11 +70,11 @@ template <class L> std::vector<double> eval_load(L const& expr, bool emit = true
 
 /// The same through packs of N (cols a multiple of N, every view aligned), in V.
 template <int N, class V, class L> std::vector<double> eval_load_packs(L const& expr) {
-  auto const bound = rf::bind(expr, "test");
+  auto const bound = rf::detail::bind(expr, "test");
   index_t const rows = bound.input.rows, cols = bound.input.cols;
   REQUIRE(cols % N == 0);
   REQUIRE(bound.input.aligned_to(rf::detail::pack_alignment<typename L::element_type, N>));
-  REQUIRE(rf::chain_allows_pack<N>(bound));
+  REQUIRE(rf::detail::chain_allows_pack<N>(bound));
   std::vector<double> y(std::size_t(rows * cols));
   rf::load_context context{true};
   for (index_t r = 0; r < rows; ++r)
@@ -569,8 +569,8 @@ TEST_CASE("the engines' split: every read of a row first, then draws and chains,
     return rf::load(xs.data(), rows, cols) | rf::bias(bs.data()) | rf::dropout(0.25f, 3, 4, keep) |
            rf::add(as.data()) | rf::mask(ms.data(), -9.0f) | rf::tee(tee);
   };
-  auto const by_load = rf::bind(expr(tee_load.data(), keep_load.data()), "test");
-  auto const split = rf::bind(expr(tee_split.data(), keep_split.data()), "test");
+  auto const by_load = rf::detail::bind(expr(tee_load.data(), keep_load.data()), "test");
+  auto const split = rf::detail::bind(expr(tee_split.data(), keep_split.data()), "test");
   constexpr int N = 4, P = 4; // one row: 4 packs of 4
   for (index_t r = 0; r < rows; ++r) {
     rf::load_context context{true, cols};
@@ -609,7 +609,7 @@ TEST_CASE("a replayed chain (a row read back from its staging slot): the same va
     return rf::load(xs.data(), rows, cols) | rf::bias(bs.data()) | rf::dropout(0.3f, 5, 6, keep) |
            rf::add(as.data()) | rf::tee(tee);
   };
-  using chain_t = decltype(rf::bind(expr(nullptr, nullptr), "test"));
+  using chain_t = decltype(rf::detail::bind(expr(nullptr, nullptr), "test"));
   // Replayable only where the residual travels beside the input (engine::operand_streams).
   static_assert(rf::engine::replayable_load_chain<chain_t, true>);
   static_assert(!rf::engine::replayable_load_chain<chain_t, false>);
@@ -628,8 +628,8 @@ TEST_CASE("a replayed chain (a row read back from its staging slot): the same va
   static_assert(rf::detail::streams_operand<rf::mask_node<std::uint8_t const>>);
   static_assert(!rf::detail::streams_operand<rf::bias_node<float const>>);
 
-  auto const once = rf::bind(expr(tee_once.data(), keep_once.data()), "test");
-  auto const replayed = rf::bind(expr(tee_replayed.data(), keep_replayed.data()), "test");
+  auto const once = rf::detail::bind(expr(tee_once.data(), keep_once.data()), "test");
+  auto const replayed = rf::detail::bind(expr(tee_replayed.data(), keep_replayed.data()), "test");
   constexpr int N = 4, P = 4; // one row: 4 packs of 4
   for (index_t r = 0; r < rows; ++r) {
     typename chain_t::template draws_type<N> draws[P];
@@ -666,15 +666,20 @@ TEST_CASE("chain_allows_pack checks every operand's alignment and row stride") {
   alignas(16) std::uint8_t m[64] = {};
   float const x[64] = {};
   auto const base = rf::load(x, 4, 8);
-  CHECK(rf::chain_allows_pack<4>(rf::bind(base | rf::add(a), "t")));
-  CHECK_FALSE(rf::chain_allows_pack<4>(rf::bind(base | rf::add(a + 1), "t"))); // 4-byte aligned
-  CHECK_FALSE(rf::chain_allows_pack<4>(rf::bind(base | rf::add(a, 9), "t")));  // odd row stride
-  CHECK(rf::chain_allows_pack<1>(rf::bind(base | rf::add(a + 1, 9), "t")));
-  CHECK(rf::chain_allows_pack<4>(rf::bind(base | rf::mask(m + 4), "t"))); // 4 bytes suffice
-  CHECK_FALSE(rf::chain_allows_pack<4>(rf::bind(base | rf::mask(m + 2), "t")));
-  CHECK_FALSE(rf::chain_allows_pack<4>(rf::bind(base | rf::scale(2) | rf::bias(a + 2), "t")));
-  CHECK_FALSE(rf::chain_allows_pack<4>(rf::bind(base | rf::tee(a + 3), "t")));
-  CHECK(rf::chain_allows_pack<4>(rf::bind(base | rf::scale(2) | rf::causal_mask(2), "t")));
+  CHECK(rf::detail::chain_allows_pack<4>(rf::detail::bind(base | rf::add(a), "t")));
+  CHECK_FALSE(rf::detail::chain_allows_pack<4>(
+      rf::detail::bind(base | rf::add(a + 1), "t"))); // 4-byte aligned
+  CHECK_FALSE(rf::detail::chain_allows_pack<4>(
+      rf::detail::bind(base | rf::add(a, 9), "t"))); // odd row stride
+  CHECK(rf::detail::chain_allows_pack<1>(rf::detail::bind(base | rf::add(a + 1, 9), "t")));
+  CHECK(rf::detail::chain_allows_pack<4>(
+      rf::detail::bind(base | rf::mask(m + 4), "t"))); // 4 bytes suffice
+  CHECK_FALSE(rf::detail::chain_allows_pack<4>(rf::detail::bind(base | rf::mask(m + 2), "t")));
+  CHECK_FALSE(rf::detail::chain_allows_pack<4>(
+      rf::detail::bind(base | rf::scale(2) | rf::bias(a + 2), "t")));
+  CHECK_FALSE(rf::detail::chain_allows_pack<4>(rf::detail::bind(base | rf::tee(a + 3), "t")));
+  CHECK(rf::detail::chain_allows_pack<4>(
+      rf::detail::bind(base | rf::scale(2) | rf::causal_mask(2), "t")));
 }
 
 // ---- through the host reference ops --------------------------------------------------------
@@ -705,7 +710,7 @@ TEST_CASE("store transforms: scale and user functors, in order, through store<N>
   std::vector<float> out(ys.size());
   auto run = [&](auto const& store_expr, int pack) {
     std::memset(out.data(), 0x7F, out.size() * 4);
-    auto const bound = rf::bind(store_expr, "test", rows, cols);
+    auto const bound = rf::detail::bind(store_expr, "test", rows, cols);
     rf::store_context<double> context{cols, 0.0};
     for (index_t r = 0; r < rows; ++r)
       for (index_t c = 0; c < cols; c += pack) {
@@ -741,7 +746,8 @@ TEST_CASE("cast<T>(scale, &amax): amax is max |y| before the scale, folded with 
   SUBCASE("hand-computed through store<4>") {
     float out[4];
     float amax = 0.0f;
-    auto const bound = rf::bind(rf::store(out) | rf::cast<float>(0.5f, &amax), "test", 1, 4);
+    auto const bound =
+        rf::detail::bind(rf::store(out) | rf::cast<float>(0.5f, &amax), "test", 1, 4);
     rf::store_context<double> context{4, 0.0};
     double y[4] = {1.0, -3.0, 2.0, 0.5};
     bound.store<4>(0, 0, y, context);

@@ -162,7 +162,7 @@ TEST_CASE("`|` is constexpr: chains over a null pointer are built at compile tim
   // The constexpr chain is usable at run time like any other.
   float const x[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   constexpr auto chain = rf::scale(2.f);
-  auto const e = rf::bind(rf::load(x, 2, 4) | chain | twice{}, "test");
+  auto const e = rf::detail::bind(rf::load(x, 2, 4) | chain | twice{}, "test");
   rf::load_context context;
   double v[1];
   e.load<1>(1, 2, v, context);
@@ -198,7 +198,7 @@ TEST_CASE("expressions, nodes and views are trivially copyable (they are kernel 
   static_assert(std::is_trivially_copyable_v<rf::row_stats>);
   // A byte copy is a working copy.
   float const x[4] = {1, 2, 3, 4};
-  auto const e = rf::bind(rf::load(x, 1, 4) | rf::scale(3.f) | capture, "test");
+  auto const e = rf::detail::bind(rf::load(x, 1, 4) | rf::scale(3.f) | capture, "test");
   alignas(decltype(e)) unsigned char bytes[sizeof e];
   std::memcpy(bytes, &e, sizeof e);
   auto const* copy = reinterpret_cast<decltype(e) const*>(bytes);
@@ -261,7 +261,7 @@ TEST_CASE("every pair from two transform sets, generated with hana::cartesian_pr
     auto const second = hana::at_c<1>(pair);
     auto const expr = rf::load(x, 3, 4) | hana::at_c<0>(first) | hana::at_c<0>(second);
     static_assert(hana::length(decltype(expr)::node_types) == hana::size_c<2>);
-    auto const bound = rf::bind(expr, "test");
+    auto const bound = rf::detail::bind(expr, "test");
     rf::load_context context;
     for (index_t r = 0; r < 3; ++r)
       for (index_t c = 0; c < 4; ++c) {

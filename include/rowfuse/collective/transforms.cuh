@@ -73,11 +73,11 @@ inline constexpr bool needs_aligned_packs<store_expr<T, Nodes...>> =
     !(true && ... && touches_no_memory<Nodes>);
 
 template <class Expr> int widest_aligned_pack(Expr const& expr) {
-  if (chain_allows_pack<8>(expr))
+  if (rowfuse::detail::chain_allows_pack<8>(expr))
     return 8;
-  if (chain_allows_pack<4>(expr))
+  if (rowfuse::detail::chain_allows_pack<4>(expr))
     return 4;
-  if (chain_allows_pack<2>(expr))
+  if (rowfuse::detail::chain_allows_pack<2>(expr))
     return 2;
   return 1;
 }
@@ -100,7 +100,8 @@ template <class T, class... Nodes>
 tile_transforms<load_expr<T, Nodes...>> bind(load_expr<T, Nodes...> const& expr) {
   index_t const rows = expr.input.rows, cols = expr.input.cols;
   transforms_detail::check_shape(rows, cols);
-  load_expr<T, Nodes...> bound{expr.input, bind_chain(expr.nodes, "rf::collective", rows, cols)};
+  load_expr<T, Nodes...> bound{
+      expr.input, rowfuse::detail::bind_chain(expr.nodes, "rf::collective", rows, cols)};
   return {bound, cols, transforms_detail::widest_aligned_pack(bound)};
 }
 
@@ -108,10 +109,11 @@ tile_transforms<load_expr<T, Nodes...>> bind(load_expr<T, Nodes...> const& expr)
 /// scale; an fp8 T without rf::cast fails to compile, as for the whole-tensor ops.
 template <class T, class... Nodes>
 tile_transforms<store_expr<T, Nodes...>> bind(store_expr<T, Nodes...> const& expr) {
-  check_store_expr<store_expr<T, Nodes...>>();
+  rowfuse::detail::check_store_expr<store_expr<T, Nodes...>>();
   index_t const rows = expr.output.rows, cols = expr.output.cols;
   transforms_detail::check_shape(rows, cols);
-  store_expr<T, Nodes...> bound{expr.output, bind_chain(expr.nodes, "rf::collective", rows, cols)};
+  store_expr<T, Nodes...> bound{
+      expr.output, rowfuse::detail::bind_chain(expr.nodes, "rf::collective", rows, cols)};
   return {bound, cols, transforms_detail::widest_aligned_pack(bound)};
 }
 

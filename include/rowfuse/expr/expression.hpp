@@ -277,6 +277,8 @@ constexpr auto operator|(store_expr<T, Nodes...> const& expr, Next const& next) 
 
 // ---- checks at the call ----------------------------------------------------------------------
 
+namespace detail {
+
 /// Compile-time checks an op makes on its store expression as a whole.
 template <class StoreExpr> constexpr void check_store_expr() {
   using T = typename StoreExpr::element_type;
@@ -298,8 +300,8 @@ hana::tuple<Nodes...> bind_chain(hana::tuple<Nodes...> const& nodes, char const*
 
 template <class T, class... Nodes>
 load_expr<T, Nodes...> bind(load_expr<T, Nodes...> const& expr, char const* where) {
-  detail::require(expr.input.rows >= 0, where, "rows", expr.input.rows, "must be >= 0");
-  detail::require(expr.input.cols >= 0, where, "cols", expr.input.cols, "must be >= 0");
+  require(expr.input.rows >= 0, where, "rows", expr.input.rows, "must be >= 0");
+  require(expr.input.cols >= 0, where, "cols", expr.input.cols, "must be >= 0");
   view<T const> input = expr.input;
   input.ld = input.ld == -1 ? input.cols : input.ld;
   input = input.bind(where, "input", input.rows, input.cols);
@@ -324,7 +326,7 @@ template <int N, class Expr> bool chain_allows_pack(Expr const& expr) {
 /// Whether every operand of a chain is on the grid of packs of N wherever the input's row is
 /// (phased rows; node.hpp): a node without phased_for_pack says no.
 template <int N, class Expr>
-bool chain_allows_phased_pack(Expr const& expr, detail::row_phase const& phase) {
+bool chain_allows_phased_pack(Expr const& expr, row_phase const& phase) {
   return hana::unpack(expr.nodes, [&](auto const&... node) {
     auto const allows = [&](auto const& one) {
       if constexpr (requires { one.template phased_for_pack<N>(phase); })
@@ -336,4 +338,5 @@ bool chain_allows_phased_pack(Expr const& expr, detail::row_phase const& phase) 
   });
 }
 
+} // namespace detail
 } // namespace rowfuse

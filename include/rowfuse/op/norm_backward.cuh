@@ -277,7 +277,7 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
   template <int N> bool aligned_for_pack() const {
     return gradient.input.aligned_to(
                rowfuse::detail::pack_alignment<typename Gradient::element_type, N>) &&
-           chain_allows_pack<N>(gradient) && norm_detail::affine_allows_pack<N>(affine);
+           detail::chain_allows_pack<N>(gradient) && norm_detail::affine_allows_pack<N>(affine);
   }
 
   __device__ void save(index_t, stats const&) const {}

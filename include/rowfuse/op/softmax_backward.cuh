@@ -83,7 +83,7 @@ template <bool Log, class Gradient> struct softmax_backward {
   template <int N> bool aligned_for_pack() const {
     return gradient.input.aligned_to(
                rowfuse::detail::pack_alignment<typename Gradient::element_type, N>) &&
-           chain_allows_pack<N>(gradient);
+           detail::chain_allows_pack<N>(gradient);
   }
 
   __device__ void save(index_t, stats const&) const {}
