@@ -87,12 +87,16 @@ template <class T, int BlockThreads, int RowWarps = BlockThreads / 32> struct bl
 /// padded_phases_op below: Op::padding):
 ///   phase1(v, n) -> A;  merge1(A, A) -> A;  phase2(v, n, A total, cols) -> B (may rewrite v);
 ///   merge2(B, B) -> B;  finalize2(A total, B total, cols) -> stats;  finish2<N>(x, stats, row,
-///   col0)
+///   col0), or with the op's per-column operands after col0 where it reads them (read_columns),
+///   which the engine passes where it calls finish2 (the one member not checked here).
 template <class Op>
 concept two_phase_op = requires(Op const& op, float (&v)[1]) {
   op.phase1(v, 1);
   op.merge1(op.phase1(v, 1), op.phase1(v, 1));
   op.phase2(v, 1, op.phase1(v, 1), index_t(1));
+  op.merge2(op.phase2(v, 1, op.phase1(v, 1), index_t(1)),
+            op.phase2(v, 1, op.phase1(v, 1), index_t(1)));
+  op.finalize2(op.phase1(v, 1), op.phase2(v, 1, op.phase1(v, 1), index_t(1)), index_t(1));
 };
 
 /// A two_phase_op with a value that its phases take as no value at all, whatever n says
