@@ -38,11 +38,4 @@ template <int Pending> __device__ __forceinline__ void async_copy_wait() {
   asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
 }
 
-/// Waits for every copy this thread issued, committed or not. The memory clobber (here as in every
-/// wait) keeps the compiler from hoisting the shared-memory loads that follow above the wait,
-/// which CUDA's __pipeline_wait_prior does not.
-__device__ __forceinline__ void async_copy_wait_all() {
-  asm volatile("cp.async.wait_all;" ::: "memory");
-}
-
 } // namespace rowfuse::detail

@@ -39,7 +39,6 @@
 #include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
 
-#include "../detail/async_copy.cuh"
 #include "../detail/config.hpp"
 #include "../detail/numeric.hpp"
 #include "../detail/vector_io.hpp"
@@ -149,6 +148,30 @@ template <int N, class S> struct slice_cache {
   }
 };
 
+namespace cluster_detail {
+
+/// Copies `Bytes` (4, 8 or 16) from global to shared memory without passing through registers
+/// (LDGSTS); 16-byte copies skip L1 (.cg), the data is used once from shared memory.
+template <int Bytes> __device__ __forceinline__ void copy_async(void* shared, void const* global) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");
+  auto const to = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  auto const from = __cvta_generic_to_global(global);
+  if constexpr (Bytes == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(from) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(to), "l"(from), "n"(Bytes)
+                 : "memory");
+}
+
+/// Waits for this thread's copies; they are then visible to this thread (and only it: each
+/// thread reads back its own packs). The memory clobber keeps the compiler from hoisting the
+/// shared loads that follow above the wait, which CUDA's __pipeline_wait_prior does not.
+__device__ __forceinline__ void wait_async_copies() {
+  asm volatile("cp.async.wait_all;" ::: "memory");
+}
+
+} // namespace cluster_detail
+
 template <class Config, class Op, class Load, class Store>
 __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_sm)
     cluster_kernel(Op op, Load load, Store store, index_t rows, index_t cols) {
@@ -237,7 +260,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
                     "a raw pack is one 16-byte word at most");
       input_t const* const input = load.input.dense_row(row) + col_begin;
       for (int k = 0, p = first; k < count && p < own_packs; ++k, p += block_threads)
-        detail::async_copy_pack<pack_width>(cache.word(p, 0), input + index_t(p) * pack_width);
+        cluster_detail::copy_async<pack_bytes>(cache.word(p, 0), input + index_t(p) * pack_width);
     }
   };
 
@@ -266,7 +289,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       // of the row before (below), so its loads overlapped that pass 2.
       if (row == cluster_id)
         copy_packs(row, int(threadIdx.x), own_packs);
-      detail::async_copy_wait_all();
+      cluster_detail::wait_async_copies();
       for (int p0 = int(threadIdx.x); p0 < own_packs; p0 += block_threads * unroll) {
         float x[unroll * pack_width];
         int valid = 0; // a thread's valid packs are a prefix
