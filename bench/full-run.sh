@@ -11,7 +11,8 @@
 # bench's own table). Without OUT the headline plot is also copied to bench/results/, where
 # the README shows it. Environment knobs: COLS (32:262144), REPS (30), BUDGET_S (450: when the
 # peers stop starting cases), SHARDS (8 torch.compile warm-up processes), NO_PEERS=1, PREBUILT=1
-# (time build/release/bench/rowfuse-bench as it is, built on another machine, instead of building).
+# (time build/release/bench/rowfuse-bench as it is, built on another machine with
+# `cmake --preset device`, instead of building).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -58,7 +59,7 @@ fi
 
 # --- build ---------------------------------------------------------------------------------
 if [[ -n ${PREBUILT:-} && -x build/release/bench/rowfuse-bench ]]; then
-  say "PREBUILT: build/release/bench/rowfuse-bench as found (built elsewhere with the release preset)"
+  say "PREBUILT: build/release/bench/rowfuse-bench as found (built elsewhere with the device preset)"
   : >"$logs/build.log"
 elif say "building rowfuse-bench (release preset, fp32 pipelines on)" &&
   ! { cmake --preset release -DROWFUSE_BENCH_FP32_PIPELINES=ON &&

@@ -451,6 +451,21 @@ int main(int argc, char** argv) {
                  "(the tests run without: cmake --workflow --preset ci)\n");
     return 2;
   }
+#ifdef ROWFUSE_BENCH_BUILT_FAST
+  // Timings are only worth the library's kernels; a build without a GPU at configure (the CI's)
+  // skips nvcc's device optimisation. Exit 2, as without a GPU: nothing was measured.
+  std::fprintf(stderr,
+               "rowfuse-bench: this binary was compiled with nvcc --Ofast-compile=max "
+               "(ROWFUSE_BENCH_FAST_COMPILE, on where configure finds no GPU), so it would time "
+               "slower kernels than the library's; build it with -DROWFUSE_BENCH_FAST_COMPILE=OFF "
+               "(on a GPU machine by default, elsewhere with cmake --preset device)\n");
+  return 2;
+#endif
+#ifdef ROWFUSE_BENCH_BUILT_PTX_ONLY
+  std::fprintf(stderr, "rowfuse-bench: this binary's kernels are PTX only "
+                       "(ROWFUSE_BENCH_PTX_ONLY): the driver compiles each at its first launch, "
+                       "before its timing, which can take minutes in all\n");
+#endif
   try {
     return run(o);
   } catch (std::exception const& e) {
