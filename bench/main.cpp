@@ -460,8 +460,7 @@ int main(int argc, char** argv) {
                "slower kernels than the library's; build it with -DROWFUSE_BENCH_FAST_COMPILE=OFF "
                "(on a GPU machine by default, elsewhere with cmake --preset device)\n");
   return 2;
-#endif
-#ifdef ROWFUSE_BENCH_BUILT_PTX_ONLY
+#elif defined(ROWFUSE_BENCH_BUILT_PTX_ONLY)
   std::fprintf(stderr, "rowfuse-bench: this binary's kernels are PTX only "
                        "(ROWFUSE_BENCH_PTX_ONLY): the driver compiles each at its first launch, "
                        "before its timing, which can take minutes in all\n");
