@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-50) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-51) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -1427,6 +1427,46 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
     sweep<T>(opname, op, {196616, 262144}, shape<16, 128, true, 16, 1>{},
              shape<8, 256, true, 16, 3>{}, shape<8, 256, true, 16, 2>{},
              with_columns<held>(shape<8, 256, true, 16, 3>{}));
+  }
+#elif ROW_SHAPES_ROUND == 51
+  // Round 51 (sixty-seventh session): on an H100, where the full run put the 16-bit ops 0.02-0.08
+  // under QuACK (softmax, log-softmax and rmsnorm at 262144 columns, log-softmax at 65536-131072,
+  // layernorm at 64 and 32768), QuACK's own shapes (8 packs of 256 threads in clusters of 2-16
+  // under caps of two and three blocks, one cluster a row tile) beside the H100 tables' rows (first
+  // in each list). Built as each table's kernels are: softmax and log-softmax padded and exchanging
+  // once (ROW_SHAPES_PADS_VALUES, ROW_SHAPES_EXCHANGES_ONCE) for QuACK's shapes, the norms as they
+  // are (layernorm's cluster rows exchange once by the op, rmsnorm has one reduction).
+  if constexpr (wide) {
+    if constexpr (ROW_SHAPES_PART == 1) {
+      sweep<T>(opname, op, {64}, shape<2, 128, false, 1, 6>{}, shape<1, 128, false, 1, 6>{},
+               shape<1, 128, false, 1, 8>{}, shape<1, 256, false, 1, 4>{},
+               shape<4, 128, false, 1, 6>{}, with_columns<ahead>(shape<1, 128, false, 1, 8>{}));
+      sweep<T>(opname, op, {32768}, shape<4, 1024, true, 1, 1>{},
+               with_columns<held>(shape<8, 256, true, 2, 3>{}),
+               with_columns<held>(shape<8, 256, true, 2, 2>{}), shape<8, 256, true, 2, 3>{});
+      sweep<T>(opname, op, {65536}, with_columns<held>(shape<4, 1024, true, 2, 1>{}),
+               with_columns<held>(shape<8, 256, true, 4, 3>{}),
+               with_columns<held>(shape<8, 256, true, 4, 2>{}));
+      sweep<T>(opname, op, {131072}, with_columns<held>(shape<8, 512, true, 4, 1>{}),
+               with_columns<held>(shape<8, 256, true, 8, 3>{}),
+               with_columns<held>(shape<8, 256, true, 8, 2>{}));
+      sweep<T>(opname, op, {262144}, with_columns<held>(shape<8, 256, true, 16, 2>{}),
+               with_columns<held>(shape<8, 256, true, 16, 3>{}));
+    } else if constexpr (ROW_SHAPES_PART == 3) {
+      sweep<T>(opname, op, {131072}, shape<8, 256, true, 8, 2>{}, shape<8, 256, true, 8, 3>{},
+               with_columns<held>(shape<8, 256, true, 8, 3>{}));
+      sweep<T>(opname, op, {262144}, shape<8, 256, true, 16, 2>{}, shape<8, 256, true, 16, 3>{},
+               with_columns<held>(shape<8, 256, true, 16, 3>{}),
+               with_columns<held>(shape<8, 256, true, 16, 2>{}));
+    } else {
+      sweep<T>(opname, op, {65536}, shape<8, 128, true, 8, 1>{}, shape<8, 256, true, 4, 3>{},
+               shape<8, 128, true, 8, 6>{});
+      sweep<T>(opname, op, {131072}, shape<8, 128, true, 16, 1>{}, shape<4, 1024, true, 4, 1>{},
+               shape<8, 256, true, 8, 3>{}, shape<8, 256, true, 8, 2>{});
+      sweep<T>(opname, op, {262144}, shape<8, 512, true, 8, 1>{}, shape<8, 256, true, 16, 1>{},
+               shape<8, 256, true, 16, 3>{}, shape<8, 256, true, 16, 2>{},
+               shape<16, 128, true, 16, 1>{});
+    }
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,
