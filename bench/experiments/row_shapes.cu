@@ -1431,11 +1431,12 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
 #elif ROW_SHAPES_ROUND == 51
   // Round 51 (sixty-seventh session): on an H100, where the full run put the 16-bit ops 0.02-0.08
   // under QuACK (softmax, log-softmax and rmsnorm at 262144 columns, log-softmax at 65536-131072,
-  // layernorm at 64 and 32768), QuACK's own shapes (8 packs of 256 threads in clusters of 2-16
-  // under caps of two and three blocks, one cluster a row tile) beside the H100 tables' rows (first
-  // in each list). Built as each table's kernels are: softmax and log-softmax padded and exchanging
-  // once (ROW_SHAPES_PADS_VALUES, ROW_SHAPES_EXCHANGES_ONCE) for QuACK's shapes, the norms as they
-  // are (layernorm's cluster rows exchange once by the op, rmsnorm has one reduction).
+  // layernorm at 64 and 32768; fp32 layernorm past 32768), QuACK's own shapes (8 packs of 256
+  // threads in clusters of 2-16 under caps of two and three blocks, one cluster a row tile) beside
+  // the H100 tables' rows (first in each list). Built as each table's kernels are: softmax and
+  // log-softmax padded and exchanging once (ROW_SHAPES_PADS_VALUES, ROW_SHAPES_EXCHANGES_ONCE) for
+  // QuACK's shapes, the norms as they are (layernorm's cluster rows exchange once by the op,
+  // rmsnorm has one reduction).
   if constexpr (wide) {
     if constexpr (ROW_SHAPES_PART == 1) {
       sweep<T>(opname, op, {64}, shape<2, 128, false, 1, 6>{}, shape<1, 128, false, 1, 6>{},
@@ -1467,6 +1468,23 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
                shape<8, 256, true, 16, 3>{}, shape<8, 256, true, 16, 2>{},
                shape<16, 128, true, 16, 1>{});
     }
+  } else if constexpr (ROW_SHAPES_PART == 4) {
+    // fp32 layernorm, 0.96 / 0.92 / 0.86 at 65536 / 131072 / 262144 in the full run: the tables'
+    // rows with gamma and beta read ahead, in shared memory or held, and on twice the packs.
+    sweep<T>(opname, op, {65536}, shape<8, 256, true, 8, 2>{},
+             with_columns<shared>(shape<8, 256, true, 8, 2>{}),
+             with_columns<ahead>(shape<8, 256, true, 8, 2>{}),
+             with_columns<ahead>(shape<8, 512, true, 4, 2>{}));
+    sweep<T>(opname, op, {131072}, with_columns<ahead>(shape<8, 512, true, 8, 2>{}),
+             with_columns<shared>(shape<8, 512, true, 8, 2>{}),
+             with_columns<held>(shape<8, 512, true, 8, 2>{}),
+             with_columns<shared>(shape<8, 256, true, 16, 2>{}),
+             with_columns<ahead>(shape<8, 256, true, 16, 2>{}));
+    sweep<T>(opname, op, {262144}, with_columns<ahead>(shape<8, 512, true, 16, 2>{}),
+             with_columns<shared>(shape<8, 512, true, 16, 2>{}),
+             with_columns<held>(shape<8, 512, true, 16, 2>{}),
+             with_columns<shared>(shape<16, 256, true, 16, 1>{}),
+             with_columns<held>(shape<16, 256, true, 16, 1>{}));
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,

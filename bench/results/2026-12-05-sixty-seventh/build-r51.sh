@@ -1,7 +1,7 @@
 #!/bin/bash
 # build-r51.sh [TREE] [OUTDIR]: row_shapes.cu round 51 from TREE for sm_90 SASS, two builds at a
 # time: softmax fp16 (part 0) and log-softmax fp16 (part 10) padded and exchanging once (p1o1),
-# rmsnorm fp16 (part 3) and layernorm fp16 (part 1) as their tables build them (p0o0).
+# rmsnorm fp16 (part 3), layernorm fp16 (part 1) and fp32 (part 4) as their tables build them (p0o0).
 # Binaries OUTDIR/rs-PART-VARIANT, -Xptxas -v in OUTDIR/build-*.log.
 T=${1:-/work/main}; O=${2:-/work/main/.device-carry/s67}; mkdir -p $O
 build() { # part pads once
@@ -13,4 +13,5 @@ build() { # part pads once
 }
 build 0 1 1 & build 10 1 1 & wait
 build 3 0 0 & build 1 0 0 & wait
+build 4 0 0
 ls -la $O
