@@ -1444,7 +1444,8 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
                shape<4, 128, false, 1, 6>{}, with_columns<ahead>(shape<1, 128, false, 1, 8>{}));
       sweep<T>(opname, op, {32768}, shape<4, 1024, true, 1, 1>{},
                with_columns<held>(shape<8, 256, true, 2, 3>{}),
-               with_columns<held>(shape<8, 256, true, 2, 2>{}), shape<8, 256, true, 2, 3>{});
+               with_columns<held>(shape<8, 256, true, 2, 2>{}), shape<8, 256, true, 2, 3>{},
+               with_columns<shared>(shape<8, 256, true, 2, 3>{}));
       sweep<T>(opname, op, {65536}, with_columns<held>(shape<4, 1024, true, 2, 1>{}),
                with_columns<held>(shape<8, 256, true, 4, 3>{}),
                with_columns<held>(shape<8, 256, true, 4, 2>{}));
@@ -1452,13 +1453,16 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
                with_columns<held>(shape<8, 256, true, 8, 3>{}),
                with_columns<held>(shape<8, 256, true, 8, 2>{}));
       sweep<T>(opname, op, {262144}, with_columns<held>(shape<8, 256, true, 16, 2>{}),
-               with_columns<held>(shape<8, 256, true, 16, 3>{}));
+               with_columns<held>(shape<8, 256, true, 16, 3>{}),
+               with_columns<shared>(shape<8, 256, true, 16, 3>{}));
     } else if constexpr (ROW_SHAPES_PART == 3) {
       sweep<T>(opname, op, {131072}, shape<8, 256, true, 8, 2>{}, shape<8, 256, true, 8, 3>{},
                with_columns<held>(shape<8, 256, true, 8, 3>{}));
       sweep<T>(opname, op, {262144}, shape<8, 256, true, 16, 2>{}, shape<8, 256, true, 16, 3>{},
                with_columns<held>(shape<8, 256, true, 16, 3>{}),
-               with_columns<held>(shape<8, 256, true, 16, 2>{}));
+               with_columns<held>(shape<8, 256, true, 16, 2>{}),
+               with_columns<shared>(shape<8, 256, true, 16, 3>{}),
+               with_columns<ahead>(shape<8, 256, true, 16, 3>{}));
     } else {
       sweep<T>(opname, op, {65536}, shape<8, 128, true, 8, 1>{}, shape<8, 256, true, 4, 3>{},
                shape<8, 128, true, 8, 6>{});
