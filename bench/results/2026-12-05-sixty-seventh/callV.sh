@@ -13,6 +13,6 @@ OPS=softmax,log_softmax,rmsnorm DTYPES=fp16,bf16 PASSES=2 \
 # V53 (h100-takes-wide-rows-V53.diff): the H100 plans the rows for devices of wide memory too, at
 # the widths those rows were measured for on the H200 (fp16), aligned and off the grid.
 OPS=softmax,log_softmax,rmsnorm,layernorm DTYPES=fp16 PASSES=2 \
-  AL=96,128,160,192,256,320,384,448,512,640,768,1024,2048,2560,3072,4096,5120,6144,7168,8192,10240,12288,16384,20480,24576,28672,32768,49152,57344,65536,98304,114688,131072,196608,262144 \
+  AL=32,64,96,128,160,192,256,320,384,448,512,640,768,1024,2048,2560,3072,4096,5120,6144,7168,8192,10240,12288,16384,20480,24576,28672,32768,49152,57344,65536,98304,114688,131072,196608,262144 \
   MIS=601,2577,4601,9201,22001,53001,106001 \
   bash ../2026-12-02-fifty-fourth/run1.sh callV53 $R/.device-carry/s67 M V53
