@@ -473,7 +473,11 @@ inline constexpr register_shape softmax_16bit_h100[] = {
     phased_capped({163840, 5, 256, true, 16, false, false, 1}, 4),
     // r31 163848 / 180224 / 196608 0.852 / 0.904 / 0.931 (the 262144-column row: 0.87 at 196608).
     phased_capped({196608, 6, 256, true, 16, false, true, 1}, 3),
-    {262144, 8, 512, true, 8, true, true, 1}, // r25 0.912-0.922 (4 x 1024 in 8: 0.906-0.911)
+    // QuACK's shape: 8 x 256 in 16 under a cap of three, one cluster a row tile, padded, exchanging
+    // once (sixty-eighth session, H100, rowfuse-bench against the row it replaced, 8 x 512 in 8
+    // staged persistent): fp16 / bf16 262144 0.941 -> 0.981 / 0.978, 229376 0.937 -> 0.970,
+    // 196616 0.852 -> 0.934; off the grid 200003 +0.04-0.05 (round 51: 0.984 at 262144).
+    padded(exchanging_once({262144, 8, 256, true, 16, false, false, 3})),
 };
 
 /// Softmax over 16-bit inputs: softmax_16bit_h100 and, for devices of wide memory, the shapes
@@ -622,7 +626,10 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
         // r31 163848 / 180224 / 196608 0.828 / 0.892 / 0.896 ([0.75 at 196608]: the 262144-column
         // row)
         {196608, 6, 256, true, 16, true, true, 3},
-        {262144, 8, 256, true, 16, true, true, 1}, // r25 0.918-0.920
+        // The same shape as softmax's (sixty-eighth session, H100, against 8 x 256 in 16 staged
+        // persistent): fp16 / bf16 262144 0.911 -> 0.945 / 0.947, 229376 0.851 -> 0.911, 196616
+        // 0.735 -> 0.853; off the grid 200003 +0.03-0.04.
+        padded(exchanging_once({262144, 8, 256, true, 16, false, false, 3})),
     });
 
 /// Log-softmax over 16-bit inputs: log_softmax_16bit_h100 and, for devices of wide memory, the
