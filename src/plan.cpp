@@ -154,14 +154,15 @@ plan narrow_phased_shape(plan p, int pack, std::span<tuning::register_shape cons
 }
 
 /// Whether the plan may take row `s` on `device`: rows for devices of wide memory
-/// (tuning::register_shape::wide_memory_only) on such a device, for rows on the 16-byte grid (a
-/// phased plan takes one only as the row of its whole packs on the grid: try_phased_plan); rows
+/// (tuning::register_shape::wide_memory_only) on a device that takes them (device_info::takes:
+/// from their wide_memory_from on), for rows on the 16-byte grid (a phased plan takes one only as
+/// the row of its whole packs on the grid: try_phased_plan); rows
 /// for phased plans (tuning::register_shape::phased_only) in those alone; every other row
 /// everywhere.
 bool row_for(tuning::register_shape const& s, device_info const& device, bool phased) {
   if (s.phased_only)
     return phased;
-  return !s.wide_memory_only || (device.wide_memory() && !phased);
+  return !s.wide_memory_only || (!phased && device.takes(s));
 }
 
 /// The first shape of `shapes`, in table order, that is for this device (row_for) and holds
@@ -378,9 +379,10 @@ plan try_phased_plan(char const* op, index_t rows, index_t cols, int pack, engin
                      std::span<bool const> compiled) {
   index_t const whole = cols / pack * pack;
   plan p = plan_of(op, rows, whole, pack, forced, device, shapes, 4, 4, true, {});
-  // On a device of wide memory the row the whole packs take on the grid, where it is one for such
-  // devices with a phased kernel (tuning::for_wide_memory_phased): the same widths as on the grid.
-  if (forced == engine_kind::automatic && device.wide_memory()) {
+  // The row the whole packs take on the grid, where it is one for devices of wide memory with a
+  // phased kernel (tuning::for_wide_memory_phased) and so one this device takes: the same widths
+  // as on the grid.
+  if (forced == engine_kind::automatic) {
     plan const on_grid = plan_of(op, rows, whole, pack, forced, device, shapes, 4, 4, false, {});
     if (on_grid.shape >= 0) {
       auto const row = std::size_t(on_grid.shape);

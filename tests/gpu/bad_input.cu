@@ -365,7 +365,7 @@ TEST_CASE("L1: a forced engine that cannot run the width") {
   bool const wide_memory = rf::current_device().wide_memory();
   rf::index_t widest = 0;
   for (auto const& row : rf::tuning::softmax_32bit)
-    if (!row.whole_block && (!row.wide_memory_only || wide_memory))
+    if (!row.whole_block && rf::current_device().takes(row))
       widest = std::max(widest, rf::tuning::capacity(row, 4));
   CHECK(widest == (wide_memory ? 640 : 512));
   std::string const holds = "(warp_rows holds at most " + std::to_string(widest) + " columns)";

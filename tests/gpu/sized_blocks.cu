@@ -23,13 +23,15 @@ long rows_for(long cols) {
 
 /// On a device of wide memory (an H200) some of these widths take rows of that device's own
 /// (tuning::register_shape::wide_memory_only), measured faster there than the sized or five- and
-/// six-pack rows an H100 takes, some of them rows of whole warps: the assertions below are about
-/// the H100's rows, and such a plan is checked to be from one of those rows (its results are
-/// checked on every plan either way).
+/// six-pack rows of the H100's own tables, some of them rows of whole warps; an H100 takes those
+/// of them marked on_h100_too. The assertions below are about the H100's own rows, and such a
+/// plan is checked to be from a row the device takes (its results are checked on every plan
+/// either way).
 template <class Table> bool wide_memory_row(rf::plan const& p, Table const& table) {
-  if (!test::table_row(table, p).wide_memory_only)
+  auto const& row = test::table_row(table, p);
+  if (!row.wide_memory_only)
     return false;
-  CHECK(rf::current_device().wide_memory());
+  CHECK(rf::current_device().takes(row));
   return true;
 }
 

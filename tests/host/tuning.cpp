@@ -522,11 +522,12 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs (in registers 
       "softmax", 4096, 1024, 8, rf::engine_kind::automatic, h100, softmax_16);
   CHECK(at_1000.shape == aligned_1024.shape);
   // A call bounded to 257-512 columns (cols_range) compiled no kernel of the 1024-column row: the
-  // rule keeps the automatic row.
+  // rule keeps the automatic row, the H100's own 512-column row (aligned plans on an H100 take an
+  // H200's row there, which has no phased kernel: a device of the H100's own rows marks it).
   auto const compiled = std::make_unique<bool[]>(softmax_16.size()); // every row false
-  compiled[std::size_t(
-      rf::detail::choose_plan("softmax", 4096, 512, 8, rf::engine_kind::automatic, h100, softmax_16)
-          .shape)] = true;
+  compiled[std::size_t(rf::detail::choose_plan("softmax", 4096, 512, 8, rf::engine_kind::automatic,
+                                               test::described_own_rows(), softmax_16)
+                           .shape)] = true;
   rf::plan const bounded_300 = rf::detail::try_phased_plan(
       "softmax", 4096, 300, 8, rf::engine_kind::automatic, h100, softmax_16,
       std::span<bool const>(compiled.get(), softmax_16.size()));
@@ -635,12 +636,15 @@ TEST_CASE("sized rows: rows filling at most 5/8 of a sized_at_launch shape (pack
   CHECK(sized_plans > 0);
   // 8200 16-bit columns (1025 packs of 8) on softmax's 16384-column row (8 packs x 256 threads):
   // five warps, where the shape's eight would hold four packs of their eight; 10240 columns fill
-  // the row to 5/8 (five warps), 12288 to 6/8 (the shape's eight), 16384 wholly.
+  // the row to 5/8 (five warps), 12288 to 6/8 (the shape's eight), 16384 wholly. (An H100 takes
+  // the H200's rows of five and six packs at 8200-12288 since the sixty-ninth session: a device
+  // that plans from the H100's own rows alone.)
+  rf::device_info const own_rows = test::described_own_rows();
   auto const softmax_16 = rf::detail::register_shapes(2, 8, shape_family::softmax);
   for (auto [cols, threads] : {std::pair{8200, 160}, {10240, 160}, {12288, 256}, {16384, 256}}) {
     CAPTURE(cols);
     rf::plan const p = rf::detail::choose_plan("softmax", 64, cols, 8, rf::engine_kind::automatic,
-                                               h100, softmax_16);
+                                               own_rows, softmax_16);
     CHECK(p.engine == rf::engine_kind::block_rows);
     CHECK(p.block_threads == threads);
     CHECK(p.group == threads);
@@ -683,8 +687,8 @@ TEST_CASE("sized rows: rows filling at most 5/8 of a sized_at_launch shape (pack
     CHECK(p.group == threads * shape.cluster_blocks);
   }
   // Phased rows size their block by their whole packs: 8201 columns hold at most 1025.
-  rf::plan const phased = rf::detail::try_phased_plan("softmax", 64, 8201, 8,
-                                                      rf::engine_kind::automatic, h100, softmax_16);
+  rf::plan const phased = rf::detail::try_phased_plan(
+      "softmax", 64, 8201, 8, rf::engine_kind::automatic, own_rows, softmax_16);
   CHECK(phased.phased);
   CHECK(phased.block_threads == 160);
   // The tee'd residual block's 8192-column row has no sized twin (it lost there).
@@ -700,8 +704,10 @@ TEST_CASE("rows of five and six packs: the 16-bit widths between the powers of t
   // 6 packs 3/4. softmax and log-softmax take five past 16384, 32768, 65536 and 131072 columns and
   // six past 5/8 of the next power of two; rmsnorm five past 16384 and 131072, six past 32768 and
   // 65536 and past 5/8 of 262144; layernorm alone (round 32) five where softmax does, six past
-  // 5/8 of 262144. The powers of two and the widths past 3/4 keep the rows they took.
-  rf::device_info const h100 = test::described_device();
+  // 5/8 of 262144. The powers of two and the widths past 3/4 keep the rows they took. These are
+  // the H100's own rows: a device that plans from them alone (an H100 takes some of the H200's
+  // rows between the powers of two too, on_h100_too).
+  rf::device_info const h100 = test::described_own_rows();
   struct expected {
     shape_family family;
     char const* op;
@@ -901,12 +907,12 @@ TEST_CASE("the norms' backward off the grid, alone and under a chain: phased row
 }
 
 TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on rows on the grid "
-          "and off it where they have a phased kernel, never on an H100") {
+          "and off it where they have a phased kernel; on an H100 those marked on_h100_too alone") {
   rf::device_info const h100 = test::described_device();
   rf::device_info const h200 = test::described_h200();
   CHECK(!h100.wide_memory());
   CHECK(h200.wide_memory());
-  int wide_rows = 0, wide_phased_rows = 0;
+  int wide_rows = 0, wide_phased_rows = 0, h100_rows = 0;
   for (auto family : families)
     for (auto key : keys) {
       CAPTURE(int(family));
@@ -916,9 +922,9 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
       for (std::size_t i = 0; i < shapes.size(); ++i) {
         auto const& row = shapes[i];
         CAPTURE(row.max_cols);
-        // Exchanging once a row is for cluster rows alone; on an H100 only the 16-bit softmax and
-        // log-softmax rows at 262144 columns take it (sixty-eighth session), every other H100
-        // cluster row exchanges once a phase.
+        // Exchanging once a row is for cluster rows alone; of the H100's own rows only the 16-bit
+        // softmax and log-softmax rows at 262144 columns take it (sixty-eighth session), every
+        // other exchanges once a phase (the H200's rows it takes too may exchange once).
         if (row.exchanges_once)
           CHECK(row.cluster_blocks > 1);
         if (row.exchanges_once && !row.wide_memory_only)
@@ -930,6 +936,11 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
         ++wide_rows;
         if (row.has_phased_kernel)
           ++wide_phased_rows;
+        bool const on_h100 = h100.takes(row);
+        CHECK(on_h100 == (row.wide_memory_from == rf::tuning::h100_memory_bytes_per_cycle));
+        CHECK(h200.takes(row));
+        if (on_h100)
+          ++h100_rows;
         // A row after it holds its width for other devices.
         CHECK(std::any_of(shapes.begin() + std::ptrdiff_t(i) + 1, shapes.end(), [&](auto const& s) {
           return !s.wide_memory_only && s.max_cols >= row.max_cols;
@@ -948,9 +959,14 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
           rf::plan const narrow = rf::detail::choose_plan("op", 4096, cols, key.pack,
                                                           rf::engine_kind::automatic, h100, shapes);
           CHECK(wide.shape == int(i));
-          CHECK(!shapes[std::size_t(narrow.shape)].wide_memory_only);
+          CHECK(h100.takes(shapes[std::size_t(narrow.shape)]));
+          if (on_h100)
+            CHECK(narrow.shape == int(i));
+          else
+            CHECK(narrow.shape != int(i));
           // Off the grid (a width one element past whole packs) the H200 takes the row where it
-          // has a phased kernel, and never a wide row without one; the H100 takes none.
+          // has a phased kernel, and never a wide row without one; the H100 likewise where it
+          // takes the row, and no other row for devices of wide memory than those.
           rf::index_t const off = cols + 1;
           rf::plan const phased_wide = rf::detail::try_phased_plan(
               "op", 4096, off, key.pack, rf::engine_kind::automatic, h200, shapes);
@@ -963,8 +979,13 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
             auto const& taken = shapes[std::size_t(phased_wide.shape)];
             CHECK((!taken.wide_memory_only || taken.has_phased_kernel));
           }
-          if (phased_narrow.shape >= 0)
-            CHECK(!shapes[std::size_t(phased_narrow.shape)].wide_memory_only);
+          if (on_h100 && row.has_phased_kernel)
+            CHECK(phased_narrow.shape == int(i));
+          if (phased_narrow.shape >= 0) {
+            auto const& taken = shapes[std::size_t(phased_narrow.shape)];
+            CHECK(h100.takes(taken));
+            CHECK((!taken.wide_memory_only || taken.has_phased_kernel));
+          }
         }
       }
     }
@@ -983,6 +1004,9 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
   // rmsnorm's, 1 of layernorm's; since the fifty-sixth 2 more of softmax's, 3 of log-softmax's
   // and 3 more of layernorm's; since the sixtieth log-softmax's at 114688 columns (bench/NOTES.md).
   CHECK(wide_phased_rows == 25);
+  // On an H100 too where h100_takes_measured_rows (V55, bench/NOTES.md, sixty-ninth session): 20
+  // of softmax's 16-bit rows, 16 of log-softmax's, 13 of rmsnorm's and 21 of layernorm's.
+  CHECK(h100_rows == (rf::tuning::h100_takes_measured_rows ? 70 : 0));
   // Attention to 10240 columns plans on the H200 as on the H100 (the same shape, sized alike).
   auto const attention = rf::detail::register_shapes(2, 8, shape_family::attention);
   for (rf::index_t cols : {8200, 10240}) {

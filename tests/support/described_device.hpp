@@ -27,4 +27,14 @@ inline rowfuse::device_info described_h200() {
   return d;
 }
 
+/// A device of unknown memory bandwidth (device_info::dram_bytes_per_sm_cycle 0), an H100's
+/// otherwise: it plans from the H100's own rows alone, none of those measured on devices of wide
+/// memory (tuning::register_shape::wide_memory_only), some of which an H100 takes too.
+inline rowfuse::device_info described_own_rows() {
+  rowfuse::device_info d = described_device();
+  d.dram_bytes_per_sm_cycle = 0.0;
+  d.name = "described, memory unknown";
+  return d;
+}
+
 } // namespace test

@@ -33,8 +33,9 @@ namespace rowfuse::detail {
 /// Whether row `row` of `table` (packs of `pack`) can plan a width inside `range`, in aligned or
 /// (`phased`) phased plans. The automatic plan takes a row for the widths up to its max_cols
 /// above the previous row's that those plans take (rows for devices of wide memory,
-/// tuning::with_wide_memory_rows, plan aligned rows on such devices alone, and phased rows there
-/// at the same widths where they have a phased kernel; rows for phased plans,
+/// tuning::with_wide_memory_rows, plan aligned rows on the devices that take them alone, and
+/// phased rows there at the same widths where they have a phased kernel; which devices those are
+/// is the plan's, so a call compiles them for every device; rows for phased plans,
 /// tuning::for_phased_rows, phased rows alone). Automatic phased plans also take whole-block rows
 /// and group rows of a run-time group, not for devices of wide memory alone, for the whole packs
 /// of a width up to the row's capacity (try_phased_plan: take_phased_shape, narrow_phased_shape),

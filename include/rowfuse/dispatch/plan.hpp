@@ -77,13 +77,18 @@ struct device_info {
   std::size_t shared_memory_per_multiprocessor = 0;
   int compute_capability = 0; // 90 for Hopper
   /// Peak DRAM bandwidth over the SMs' peak clocks, in bytes a cycle of all SMs together (0:
-  /// unknown): the plan takes the tuning rows marked wide_memory_only from
-  /// tuning::wide_memory_bytes_per_cycle on.
+  /// unknown): the plan takes the tuning rows marked wide_memory_only from their wide_memory_from
+  /// on (tuning::wide_memory_bytes_per_cycle; an H100's for those marked on_h100_too).
   double dram_bytes_per_sm_cycle = 0.0;
   std::string name;
 
   bool wide_memory() const {
     return dram_bytes_per_sm_cycle >= tuning::wide_memory_bytes_per_cycle;
+  }
+  /// Whether the plan may take `row` on this device: every row but those for devices of wide
+  /// memory, which it takes from their bandwidth on (tuning::register_shape::wide_memory_from).
+  bool takes(tuning::register_shape const& row) const {
+    return !row.wide_memory_only || dram_bytes_per_sm_cycle >= row.wide_memory_from;
   }
 };
 

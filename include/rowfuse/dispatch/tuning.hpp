@@ -35,6 +35,30 @@ enum class column_placement { per_engine, shared, ahead, held };
 /// four on layernorm's cluster rows, and four spilled under caps of 64-80 registers).
 inline constexpr int columns_ahead_packs = 2;
 
+/// The DRAM bandwidth, in bytes a cycle of all of a device's SMs together, from which the plan
+/// takes the rows marked wide_memory_only but those marked on_h100_too
+/// (device_info::dram_bytes_per_sm_cycle, register_shape::wide_memory_from): an H200 moves
+/// 15.7 (4.1 TB/s at its memory clock over 132 SMs at 1.98 GHz), an H100 SXM 12.8 (3.35 TB/s).
+/// At a copy's speed an element has about 0.7 of an H100's issue slots on an H200 (copies measured
+/// at 4.1-4.25 and 3.0 TB/s, the same SMs and clock), and the pipelines that
+/// draw dropout are issue-bound there (bench/NOTES.md, forty-fourth session): shapes that hold
+/// more values a thread, which spread a row's fixed work over more elements, win there and lose
+/// on an H100 (forty-fifth session).
+inline constexpr double wide_memory_bytes_per_cycle = 14.0;
+
+/// The DRAM bandwidth from which the plan takes the rows for devices of wide memory that were
+/// measured to win on an H100 too (on_h100_too): an H100 SXM moves 12.8 bytes a cycle.
+inline constexpr double h100_memory_bytes_per_cycle = 12.0;
+
+#ifndef ROWFUSE_H100_TAKES_MEASURED_ROWS
+/// Whether the rows marked on_h100_too are taken from h100_memory_bytes_per_cycle on (1) or, as
+/// every other row for devices of wide memory, from wide_memory_bytes_per_cycle (0). Each was
+/// measured on an H100 with every such row at once (V53); the set as marked, which plans every
+/// width as main or V53 did, awaits its own run (V55, bench/NOTES.md, sixty-ninth session).
+#define ROWFUSE_H100_TAKES_MEASURED_ROWS 0
+#endif
+inline constexpr bool h100_takes_measured_rows = ROWFUSE_H100_TAKES_MEASURED_ROWS != 0;
+
 /// One register-engine shape (engine/register_engine.cuh), for rows of up to `max_cols`.
 ///  - group rows: a group of up to 32 lanes a row (the plan picks the smallest power of two that
 ///    holds the row at `packs` a lane), block_threads / group rows a block;
@@ -102,6 +126,10 @@ inline constexpr int columns_ahead_packs = 2;
 ///    measured on one (an H200) against the rows an H100 plans from, which keep their widths on
 ///    other devices: the plan passes it by there and in phased plans (for_wide_memory,
 ///    with_wide_memory_rows);
+///  - wide_memory_from: the DRAM bandwidth from which a device takes a wide_memory_only row:
+///    wide_memory_bytes_per_cycle, or an H100's where the row was measured to win there too
+///    against the H100's own rows (on_h100_too; sixty-ninth session, bench/NOTES.md). A device
+///    below it passes the row by as above;
 ///  - exchanges_once: cluster rows of an op whose two reductions can be one
 ///    (engine::shifted_sums_op: softmax, log-softmax) exchange once a row, each warp's phase 2
 ///    taken about its own phase-1 total, instead of once a phase (exchanging_once). Set where it
@@ -146,6 +174,7 @@ struct register_shape {
   bool phased_passes_by = false;
   bool sums_from_first_row = false;
   bool wide_memory_only = false;
+  double wide_memory_from = wide_memory_bytes_per_cycle;
   bool exchanges_once = false;
   bool phased_only = false;
   bool pads_values = false;
@@ -153,16 +182,6 @@ struct register_shape {
 
   constexpr bool operator==(register_shape const&) const = default;
 };
-
-/// The DRAM bandwidth, in bytes a cycle of all of a device's SMs together, from which the plan
-/// takes the rows marked wide_memory_only (device_info::dram_bytes_per_sm_cycle): an H200 moves
-/// 15.7 (4.1 TB/s at its memory clock over 132 SMs at 1.98 GHz), an H100 SXM 12.8 (3.35 TB/s).
-/// At a copy's speed an element has about 0.7 of an H100's issue slots on an H200 (copies measured
-/// at 4.1-4.25 and 3.0 TB/s, the same SMs and clock), and the pipelines that
-/// draw dropout are issue-bound there (bench/NOTES.md, forty-fourth session): shapes that hold
-/// more values a thread, which spread a row's fixed work over more elements, win there and lose
-/// on an H100 (forty-fifth session).
-inline constexpr double wide_memory_bytes_per_cycle = 14.0;
 
 /// The most a row may fill a sized_at_launch shape, in eighths of its capacity, for the launch
 /// to size its block; fuller rows take the shape's threads. Measured (16-bit, twenty-eighth
@@ -219,6 +238,19 @@ constexpr register_shape for_wide_memory(register_shape row) {
 /// devices.
 constexpr register_shape for_wide_memory_phased(register_shape row) {
   row.wide_memory_only = true;
+  return row;
+}
+
+/// `row`, a row for devices of wide memory, taken from an H100's memory bandwidth on
+/// (register_shape::wide_memory_from) where h100_takes_measured_rows: where it won on an H100
+/// too, against the rows the H100 took at its widths. The rows of one run of such rows before an
+/// H100 row are taken from the narrowest on, so that where one is not taken the H100 plans the
+/// widths it would have taken from its own row as before.
+constexpr register_shape on_h100_too(register_shape row) {
+  if (!row.wide_memory_only)
+    throw "on_h100_too: only a row for devices of wide memory";
+  if (h100_takes_measured_rows)
+    row.wide_memory_from = h100_memory_bytes_per_cycle;
   return row;
 }
 
@@ -486,15 +518,25 @@ inline constexpr register_shape softmax_16bit_h100[] = {
 /// (forty-sixth to forty-ninth sessions), each group under its own comment. Where a row of the
 /// H200's covers only part of an H100 row's widths, a row of the H100 row's own shape takes the
 /// rest (the same kernels).
+/// The rows marked on_h100_too an H100 takes too: V53 (sixty-eighth session, rowfuse-bench, H100,
+/// every such row at once, against the H100's own rows in the same run; bench/NOTES.md) measured
+/// them faster there, fp16 ratio to copy before -> after: 136 / 160 / 192 0.83 / 0.90 / 0.98 ->
+/// 1.00-1.01, 320 / 384 / 640 0.90 / 0.97 / 0.95 -> 1.00-1.01, 10240 / 12288 0.95 -> 0.99, 24584
+/// 0.93 -> 1.01, 114688 / 131072 0.93 / 0.97 -> 0.96 / 0.99; one element off the grid at 601, 2577,
+/// 4601, 9201, 22001, 53001, 100003 0.86-0.95 -> 0.92-1.01; at 224 / 256 / 448 1.01-1.02 ->
+/// 0.98-1.00. Not taken: 6144 / 7168 / 16384 / 32768 (-0.01 to -0.02) and 196608-262144 (-0.01 to
+/// -0.04). Each run of such rows before an H100 row is taken from its narrowest on, so the widths
+/// of a row not taken plan as before.
 inline constexpr auto softmax_16bit = with_wide_memory_rows(
     with_phased_rows(phased_narrow_16bit, softmax_16bit_h100),
     {
-        for_wide_memory(padded({512, 4, 256, false, 1, false, false, 1})), // 0.998 ([0.922])
-        for_wide_memory({16384, 16, 128, true, 1, true, false, 1}),        // 0.975 ([0.893])
+        on_h100_too(
+            for_wide_memory(padded({512, 4, 256, false, 1, false, false, 1}))), // 0.998 ([0.922])
+        for_wide_memory({16384, 16, 128, true, 1, true, false, 1}),             // 0.975 ([0.893])
 
         // Round 48 (forty-ninth session): four packs a lane at 193-256 columns, 0.982 ([0.921]);
         // rowfuse-bench 0.82-0.94 -> 0.87-0.98 (call11). At 97-128 the same rows lost 0.2 at 120.
-        for_wide_memory(padded({256, 4, 256, false, 1, false, false, 4})),
+        on_h100_too(for_wide_memory(padded({256, 4, 256, false, 1, false, false, 4}))),
 
         // Round 38 (forty-sixth session): exchanging once a row under caps of three blocks of 256
         // threads (six of 128), round 35's rows in brackets in the same run; rowfuse-bench
@@ -509,8 +551,8 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         // three, padded and exchanging once, one cluster a row tile (80 registers, 24 bytes
         // spilled), against round 35's staged persistent row in brackets in the same run; QuACK
         // 0.970 in the same lease. rowfuse-bench (callC1): 122880 / 131072 +0.02-0.04 / +0.04.
-        for_wide_memory(
-            padded(exchanging_once({131072, 8, 256, true, 8, false, false, 3}))), // 0.906 ([0.856])
+        on_h100_too(for_wide_memory(padded(
+            exchanging_once({131072, 8, 256, true, 8, false, false, 3})))), // 0.906 ([0.856])
         // Round 50's 8 x 256 in 16 under three (0.879 at 262144, this row 0.863) lost at 229376 in
         // rowfuse-bench (-0.02, +0.01 at 262144): this row stays.
         for_wide_memory({262144, 16, 128, true, 16, true, true, 1}), // 0.855 ([0.782])
@@ -518,16 +560,16 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         // seven, twelve and fourteen packs a thread (3/4 and 7/8 of the next power of two), the
         // width just past the row before and the row's own in each comment, the rows they pass by
         // in brackets, in the same run.
-        for_wide_memory_phased(
-            {24576, 6, 128, true, 4, false, false, 6}), // 0.891 / 0.976 ([0.756 / 0.835])
-        for_wide_memory_phased(padded(exchanging_once(
-            {28672, 7, 256, true, 2, false, false, 3}))), // 0.903 / 0.969 ([0.857 / 0.936])
-        for_wide_memory_phased(exchanging_once(
-            {57344, 7, 128, true, 8, false, false, 6})), // 0.843 / 0.931 ([0.798 / 0.884])
+        on_h100_too(for_wide_memory_phased(
+            {24576, 6, 128, true, 4, false, false, 6})), // 0.891 / 0.976 ([0.756 / 0.835])
+        on_h100_too(for_wide_memory_phased(padded(exchanging_once(
+            {28672, 7, 256, true, 2, false, false, 3})))), // 0.903 / 0.969 ([0.857 / 0.936])
+        on_h100_too(for_wide_memory_phased(exchanging_once(
+            {57344, 7, 128, true, 8, false, false, 6}))), // 0.843 / 0.931 ([0.798 / 0.884])
         for_wide_memory(exchanging_once(
             {98304, 6, 128, true, 16, false, false, 6})), // 0.790 / 0.898 ([0.734 / 0.843])
-        for_wide_memory_phased(padded(exchanging_once(
-            {114688, 7, 256, true, 8, false, true, 3}))), // 0.796 / 0.875 ([0.732 / 0.835])
+        on_h100_too(for_wide_memory_phased(padded(exchanging_once(
+            {114688, 7, 256, true, 8, false, true, 3})))), // 0.796 / 0.875 ([0.732 / 0.835])
         for_wide_memory(
             {196608, 12, 128, true, 16, true, true, 1}), // 0.794 / 0.859 ([0.667 / 0.768])
         // Kept to 212992 columns: rowfuse-bench (call2) 196616 / 212992 / 229376 +0.06 / -0.00 /
@@ -541,23 +583,25 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         // shape that held the width, unsized, in the same run; rowfuse-bench, call2: +0.02-0.31 at
         // every width they take). Between them, rows of the rows' shapes before keep the powers of
         // two.
-        for_wide_memory({64, 2, 256, false, 1, false, false, 4}),
-        for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.979 ([0.822])
-        for_wide_memory({128, 2, 256, false, 1, false, false, 4}),
-        for_wide_memory({192, 3, 256, false, 1, false, false, 4}),
-        for_wide_memory({320, 5, 128, false, 1, false, false, 8}),        // 0.899 at 264 ([0.627])
-        for_wide_memory({384, 3, 256, false, 1, false, false, 4}),        // 0.972 ([0.861])
-        for_wide_memory_phased({640, 5, 128, false, 1, false, false, 8}), // 0.970 at 600 ([0.701])
-        for_wide_memory_phased(
-            {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.980 / 0.969 ([0.700 / 0.800])
-        for_wide_memory_phased(
-            {3072, 3, 256, false, 1, false, false, 4, true, 128}), // 0.976 at 3000
-        for_wide_memory_phased({5120, 5, 128, false, 1, false, false, 6, true,
-                                128}), // 0.974 / 0.970 ([0.700 / 0.841])
+        on_h100_too(for_wide_memory({64, 2, 256, false, 1, false, false, 4})),
+        on_h100_too(for_wide_memory({96, 3, 256, false, 1, false, false, 4})), // 0.979 ([0.822])
+        on_h100_too(for_wide_memory({128, 2, 256, false, 1, false, false, 4})),
+        on_h100_too(for_wide_memory({192, 3, 256, false, 1, false, false, 4})),
+        on_h100_too(
+            for_wide_memory({320, 5, 128, false, 1, false, false, 8})), // 0.899 at 264 ([0.627])
+        on_h100_too(for_wide_memory({384, 3, 256, false, 1, false, false, 4})), // 0.972 ([0.861])
+        on_h100_too(for_wide_memory_phased(
+            {640, 5, 128, false, 1, false, false, 8})), // 0.970 at 600 ([0.701])
+        on_h100_too(for_wide_memory_phased({2560, 5, 128, false, 1, false, false, 6, true,
+                                            64})), // 0.980 / 0.969 ([0.700 / 0.800])
+        on_h100_too(for_wide_memory_phased(
+            {3072, 3, 256, false, 1, false, false, 4, true, 128})), // 0.976 at 3000
+        on_h100_too(for_wide_memory_phased({5120, 5, 128, false, 1, false, false, 6, true,
+                                            128})), // 0.974 / 0.970 ([0.700 / 0.841])
         for_wide_memory_phased({6144, 6, 128, true, 1, false, false, 6}), // 0.980 ([0.893])
 
         // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets.
-        for_wide_memory({448, 7, 128, false, 1, true, false, 5}),  // 0.952 ([0.82])
+        on_h100_too(for_wide_memory({448, 7, 128, false, 1, true, false, 5})), // 0.952 ([0.82])
         for_wide_memory({768, 6, 128, false, 1, false, false, 6}), // 0.877 at 648 ([0.73])
         for_wide_memory(
             padded({1016, 2, 256, false, 1, false, false, 4, true, 64})), // 0.978 at 1000 ([0.88])
@@ -570,8 +614,9 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         // on 5 x 256 in clusters of two (0.885 / 0.978, 5 x 512: 0.867 / 0.962) moved -0.006 to
         // +0.017 in rowfuse-bench: not taken.
         // 8200 / 10240 0.963 / 0.962 ([0.895 / 0.859])
-        for_wide_memory_phased({10240, 5, 256, true, 1, false, false, 3}),
-        for_wide_memory_phased({12288, 6, 256, true, 1, true, false, 3}), // 0.974 ([0.879])
+        on_h100_too(for_wide_memory_phased({10240, 5, 256, true, 1, false, false, 3})),
+        on_h100_too(
+            for_wide_memory_phased({12288, 6, 256, true, 1, true, false, 3})), // 0.974 ([0.879])
     });
 
 /// Log-softmax over 16-bit inputs: softmax's rows but where round 10 (eleventh session) found
@@ -643,6 +688,15 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
 /// kernels of the 640-, 5120- and 6144-column rows (+0.25-0.35 off the grid there): the sized
 /// 16384-column row (4 x 512), 24576 (6 x 128 in 4) and round 40's 196608 and 229376 (12 and 14 x
 /// 128 in 16), whose widths the H100's rows take again at -0.03 to -0.05 (bench/NOTES.md).
+/// The rows marked on_h100_too an H100 takes too: V53 (sixty-eighth session, rowfuse-bench, H100,
+/// every such row at once, against the H100's own rows in the same run; bench/NOTES.md) measured
+/// them faster there, fp16 ratio to copy before -> after: 640 / 768 0.85 / 0.95 -> 1.01 / 1.00,
+/// 1536 0.93 -> 1.02, 3072 0.90 -> 1.00, 5120 / 6144 / 7168 0.93 / 0.88 / 0.95 -> 0.99-1.00, 12288
+/// 0.92 -> 0.99, 24584 / 28672 0.85 / 0.93 -> 1.00 / 0.98, 49152 / 57344 0.95 / 0.90 -> 0.99,
+/// 131072 0.93 -> 0.98; one element off at 4601 0.80 -> 1.00, 100003 / 106001 0.70 / 0.68 -> 0.85 /
+/// 0.87; at 114688 0.89 -> 0.88. Not taken: the narrow run (its 64-column row, first, 1.00 -> 0.93
+/// at 32 and 64 columns), 4096, 20480, 65536, 98304 (-0.01 to -0.03). Each run of such rows before
+/// an H100 row is taken from its narrowest on, so the widths of a row not taken plan as before.
 inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
     with_phased_rows(phased_narrow_16bit, log_softmax_16bit_h100),
     {
@@ -655,15 +709,18 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         for_wide_memory(padded({512, 4, 128, false, 1, false, false, 8})),
         // 0.989 ([0.903])
         for_wide_memory(padded({1024, 4, 128, false, 1, false, false, 8, true, 32})),
-        for_wide_memory({2048, 4, 256, false, 1, false, false, 3, true, 64}),     // 0.970 ([0.838])
+        on_h100_too(for_wide_memory(
+            {2048, 4, 256, false, 1, false, false, 3, true, 64})),                // 0.970 ([0.838])
         for_wide_memory(padded(sized({4096, 4, 128, true, 1, false, false, 6}))), // 0.980 ([0.848])
-        for_wide_memory(padded(sized({8192, 4, 256, true, 1, false, false, 4}))), // 0.995 ([0.883])
+        on_h100_too(for_wide_memory(
+            padded(sized({8192, 4, 256, true, 1, false, false, 4})))), // 0.995 ([0.883])
 
         // Round 38 (forty-sixth session): clusters under caps of three blocks of 256 threads (six
         // of 128), those of 64 values a thread exchanging once a row; rowfuse-bench on main (the
         // rows they pass by) in brackets. rowfuse-bench (call5): every width from 24584 up
         // +0.06-0.14.
-        for_wide_memory(padded({32768, 8, 256, true, 2, false, false, 3})), // 0.877 ([0.798])
+        on_h100_too(
+            for_wide_memory(padded({32768, 8, 256, true, 2, false, false, 3}))), // 0.877 ([0.798])
         for_wide_memory(
             padded(exchanging_once({65536, 8, 128, true, 8, true, false, 6}))), // 0.833 ([0.766])
 
@@ -671,41 +728,44 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         // 128 threads and three of 256, against round 38's rows (staged persistent, unpadded) in
         // brackets in the same run. rowfuse-bench (callC1): 122880 / 131072 +0.03-0.06 / +0.04,
         // 229376 / 262144 +0.00-0.02 / +0.02.
-        for_wide_memory(padded(
-            exchanging_once({131072, 8, 128, true, 16, false, false, 6}))), // 0.841 ([0.813])
+        on_h100_too(for_wide_memory(padded(
+            exchanging_once({131072, 8, 128, true, 16, false, false, 6})))), // 0.841 ([0.813])
         for_wide_memory(padded(
             exchanging_once({262144, 8, 256, true, 16, false, false, 3}))), // 0.796 ([0.753])
 
         // Round 40 (forty-seventh session), as softmax's: the width just past the row before and
         // the row's own, the rows they pass by in brackets, in the same run.
-        for_wide_memory(
-            padded({28672, 7, 256, true, 2, false, false, 3})), // 0.823 / 0.903 ([0.740 / 0.819])
-        for_wide_memory(
-            {49152, 6, 128, true, 8, false, false, 7}), // 0.772 / 0.867 ([0.666 / 0.758])
-        for_wide_memory(
-            {57344, 7, 128, true, 8, false, false, 6}), // 0.770 / 0.860 ([0.692 / 0.768])
+        on_h100_too(for_wide_memory(
+            padded({28672, 7, 256, true, 2, false, false, 3}))), // 0.823 / 0.903 ([0.740 / 0.819])
+        on_h100_too(for_wide_memory(
+            {49152, 6, 128, true, 8, false, false, 7})), // 0.772 / 0.867 ([0.666 / 0.758])
+        on_h100_too(for_wide_memory(
+            {57344, 7, 128, true, 8, false, false, 6})), // 0.770 / 0.860 ([0.692 / 0.768])
         for_wide_memory(exchanging_once(
             {98304, 6, 256, true, 8, true, true, 3})), // 0.742 / 0.802 ([0.696 / 0.806])
 
         // With its phased kernel (sixtieth session): rows off the grid at 98305-114688 columns
         // took the H100's 4 x 1024 in 4 (rowfuse-bench at 100003: 0.53, softmax's 7 x 256 there
         // 0.78).
-        for_wide_memory_phased(padded(exchanging_once(
-            {114688, 7, 256, true, 8, true, true, 3}))), // 0.786 / 0.804 ([0.687 / 0.761])
+        on_h100_too(for_wide_memory_phased(padded(exchanging_once(
+            {114688, 7, 256, true, 8, true, true, 3})))), // 0.786 / 0.804 ([0.687 / 0.761])
 
         // Round 44 (forty-eighth session), as softmax's.
         for_wide_memory({64, 2, 256, false, 1, false, true, 4}),
         for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.871 ([0.690])
         for_wide_memory(padded({256, 4, 128, false, 1, false, false, 8})),
-        for_wide_memory({320, 5, 128, false, 1, false, false, 8}),        // 0.842 at 264 ([0.543])
-        for_wide_memory({384, 6, 128, false, 1, true, false, 8}),         // 0.937 ([0.758])
-        for_wide_memory_phased({640, 5, 128, false, 1, false, false, 8}), // 0.915 at 600 ([0.608])
-        for_wide_memory(
-            {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.927 / 0.975 ([0.633 / 0.750])
-        for_wide_memory({3072, 3, 256, false, 1, false, false, 4, true, 128}), // 0.878 ([0.821])
-        for_wide_memory_phased({5120, 5, 128, false, 1, false, false, 6, true,
-                                128}), // 0.950 / 0.972 ([0.627 / 0.743])
-        for_wide_memory_phased({6144, 6, 128, true, 1, true, false, 6}), // 0.975 ([0.837])
+        for_wide_memory({320, 5, 128, false, 1, false, false, 8}), // 0.842 at 264 ([0.543])
+        for_wide_memory({384, 6, 128, false, 1, true, false, 8}),  // 0.937 ([0.758])
+        on_h100_too(for_wide_memory_phased(
+            {640, 5, 128, false, 1, false, false, 8})), // 0.915 at 600 ([0.608])
+        on_h100_too(for_wide_memory({2560, 5, 128, false, 1, false, false, 6, true,
+                                     64})), // 0.927 / 0.975 ([0.633 / 0.750])
+        on_h100_too(for_wide_memory(
+            {3072, 3, 256, false, 1, false, false, 4, true, 128})), // 0.878 ([0.821])
+        on_h100_too(for_wide_memory_phased({5120, 5, 128, false, 1, false, false, 6, true,
+                                            128})), // 0.950 / 0.972 ([0.627 / 0.743])
+        on_h100_too(
+            for_wide_memory_phased({6144, 6, 128, true, 1, true, false, 6})), // 0.975 ([0.837])
 
         // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets. The
         // 192-column row padded (sixtieth session, rowfuse-bench callQpad1: 168-192 +0.03-0.06);
@@ -713,13 +773,14 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         for_wide_memory({160, 5, 128, false, 1, false, false, 8}),         // 0.939 ([0.57])
         for_wide_memory(padded({192, 3, 256, false, 1, false, false, 4})), // 0.871 ([0.68])
         for_wide_memory({448, 7, 128, false, 1, true, false, 5}),          // 0.885 ([0.69])
-        for_wide_memory({768, 6, 128, false, 1, true, false, 8}),          // 0.814 at 648 ([0.80])
+        on_h100_too(
+            for_wide_memory({768, 6, 128, false, 1, true, false, 8})), // 0.814 at 648 ([0.80])
 
         // Round 47 (forty-ninth session), as softmax's; the 20480-column row is the H100's loaded
         // straight to registers.
         // 8200 / 10240 0.939 / 0.933 ([0.823 / -])
-        for_wide_memory({10240, 5, 256, true, 1, false, false, 3}),
-        for_wide_memory({12288, 6, 128, true, 2, false, false, 6}), // 0.942
+        on_h100_too(for_wide_memory({10240, 5, 256, true, 1, false, false, 3})),
+        on_h100_too(for_wide_memory({12288, 6, 128, true, 2, false, false, 6})), // 0.942
         for_wide_memory(
             {20480, 5, 512, true, 1, false, false, 2}), // 0.812 / 0.916 ([0.742 / 0.871])
 
@@ -848,6 +909,14 @@ inline constexpr register_shape rmsnorm_16bit_h100[] = {
 /// grid, the same kernel; at 262144 the row it passes by was not in the round, and the same shape
 /// without its cap of two blocks ran 0.775); the rows of rounds 38, 40, 43-45 and 47 (forty-sixth
 /// to forty-ninth sessions), each group under its own comment.
+/// The rows marked on_h100_too an H100 takes too: V53 (sixty-eighth session, rowfuse-bench, H100,
+/// every such row at once, against the H100's own rows in the same run; bench/NOTES.md) measured
+/// them faster there, fp16 ratio to copy before -> after: 96 / 192 0.96 -> 1.00, 136 / 160 0.82 /
+/// 0.89 -> 0.94 / 1.01, 320 / 384 0.90 / 0.95 -> 1.00 / 1.01, 640 / 768 0.92 / 0.98 -> 1.00, 2560 /
+/// 3072 0.96 / 0.98 -> 0.99, 6144 0.94 -> 0.99; one element off at 601 / 2577 / 4601 0.83 / 0.91 /
+/// 0.92 -> 0.89 / 0.97 / 0.99; at 256 / 512 1.00 -> 0.98 / 0.99. Not taken: 12288 (-0.01) and the
+/// cluster rows from 24576 (-0.02 to -0.07). Each run of such rows before an
+/// H100 row is taken from its narrowest on, so the widths of a row not taken plan as before.
 inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
     with_phased_rows(phased_narrow_16bit, rmsnorm_16bit_h100),
     {
@@ -855,8 +924,8 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
         // columns 0.955 / 0.960 / 0.946 ([0.911 / 0.914 / 0.896]) on 2 packs under a cap of six;
         // 1024 0.992 ([0.918]) on 4 packs of 256 under four, which lost 0.07-0.19 at 264-512 in
         // rowfuse-bench to the row before it.
-        for_wide_memory({128, 2, 256, false, 1, false, false, 6}),
-        for_wide_memory({512, 4, 128, false, 1, false, false, 8}), // 0.983 ([0.900])
+        on_h100_too(for_wide_memory({128, 2, 256, false, 1, false, false, 6})),
+        on_h100_too(for_wide_memory({512, 4, 128, false, 1, false, false, 8})), // 0.983 ([0.900])
         for_wide_memory({1024, 4, 256, false, 1, false, false, 4}),
         // Round 38 (forty-sixth session): clusters of 256-thread blocks under a cap of two, round
         // 35's rows (or the H100 row, 131072) in brackets in the same run; at 131072 the H100
@@ -888,22 +957,26 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
             {196608, 6, 256, true, 16, true, true, 2}), // 0.823 / 0.828 ([0.609 / 0.701])
 
         // Round 44 (forty-eighth session), as softmax's.
-        for_wide_memory({64, 2, 256, false, 1, false, false, 6}),
-        for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.923 ([0.830])
-        for_wide_memory({256, 4, 128, false, 1, false, false, 8}),
-        for_wide_memory({320, 5, 128, false, 1, false, false, 8}),        // 0.889 at 264 ([0.705])
-        for_wide_memory({384, 3, 256, false, 1, false, false, 4}),        // 0.919 ([0.901])
-        for_wide_memory_phased({640, 5, 128, false, 1, false, false, 8}), // 0.955 at 600 ([0.785])
-        for_wide_memory_phased(
-            {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.904 / 0.981 ([0.771 / 0.879])
-        for_wide_memory_phased(
-            {3072, 3, 256, false, 1, false, false, 4, true, 128}), // 0.937 ([0.869])
-        for_wide_memory_phased({5120, 5, 128, false, 1, false, false, 6, true,
-                                128}), // 0.931 / 0.997 ([0.815 / 0.910])
-        for_wide_memory_phased({6144, 3, 256, true, 1, false, false, 4}), // 0.966 ([0.940])
+        on_h100_too(for_wide_memory({64, 2, 256, false, 1, false, false, 6})),
+        on_h100_too(for_wide_memory({96, 3, 256, false, 1, false, false, 4})), // 0.923 ([0.830])
+        on_h100_too(for_wide_memory({256, 4, 128, false, 1, false, false, 8})),
+        on_h100_too(
+            for_wide_memory({320, 5, 128, false, 1, false, false, 8})), // 0.889 at 264 ([0.705])
+        on_h100_too(for_wide_memory({384, 3, 256, false, 1, false, false, 4})), // 0.919 ([0.901])
+        on_h100_too(for_wide_memory_phased(
+            {640, 5, 128, false, 1, false, false, 8})), // 0.955 at 600 ([0.785])
+        on_h100_too(for_wide_memory_phased({2560, 5, 128, false, 1, false, false, 6, true,
+                                            64})), // 0.904 / 0.981 ([0.771 / 0.879])
+        on_h100_too(for_wide_memory_phased(
+            {3072, 3, 256, false, 1, false, false, 4, true, 128})), // 0.937 ([0.869])
+        on_h100_too(for_wide_memory_phased({5120, 5, 128, false, 1, false, false, 6, true,
+                                            128})), // 0.931 / 0.997 ([0.815 / 0.910])
+        on_h100_too(
+            for_wide_memory_phased({6144, 3, 256, true, 1, false, false, 4})), // 0.966 ([0.940])
 
         // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets.
-        for_wide_memory({768, 6, 128, false, 1, false, false, 6}), // 0.904 at 648 ([0.83])
+        on_h100_too(
+            for_wide_memory({768, 6, 128, false, 1, false, false, 6})), // 0.904 at 648 ([0.83])
 
         // Round 47 (forty-ninth session), as softmax's; the 20480-column row is the H100's loaded
         // straight to registers.
@@ -1012,19 +1085,30 @@ inline constexpr auto layernorm_16bit_h100 = insert_rows(
 /// staged persistent in clusters, the 32768- and 98304-column rows read back from staging with
 /// gamma and beta held; the rows of rounds 43-45 (forty-seventh and forty-eighth sessions), each
 /// group under its own comment.
+/// The rows marked on_h100_too an H100 takes too: V53 (sixty-eighth session, rowfuse-bench, H100,
+/// every such row at once, against the H100's own rows in the same run; bench/NOTES.md) measured
+/// them faster there, fp16 ratio to copy before -> after (bf16 where it differs): 64 0.93 -> 0.99,
+/// 160 0.95 (0.86) -> 0.96 (0.97), 320 / 640 0.94 (0.85) -> 0.98-0.99, 2560 0.96 (0.92) -> 0.98,
+/// 10240 / 12288 0.93 / 0.90 -> 0.98, 24576 / 24584 0.91 / 0.82 -> 0.93 / 0.89; one element off at
+/// 601 0.75 -> 0.78; at 448 1.00 -> 0.99 and 136 0.88 -> 0.84 (bf16 0.77 -> 0.87). Not taken: 2048,
+/// 7168, 49152 (-0.01 to -0.02). Each run of such rows before an
+/// H100 row is taken from its narrowest on, so the widths of a row not taken plan as before.
 inline constexpr auto layernorm_16bit = with_wide_memory_rows(
     with_phased_rows(phased_narrow_layernorm_16bit, layernorm_16bit_h100),
     {
         // Round 43 (forty-seventh session): a warp a row at 1024 and 2048 columns (rowfuse-bench on
         // main in brackets). Taken from 96 columns down, it lost 0.14-0.65 of a copy: a row of the
         // H100 row's shape keeps the widths to 512.
-        for_wide_memory({512, 4, 128, false, 1, false, false, 6}),
-        for_wide_memory({1024, 4, 128, false, 1, false, false, 8, true, 32}), // 0.932 ([0.888])
-        for_wide_memory({2048, 8, 128, false, 1, false, false, 4, true, 32}), // 0.958 ([0.941])
-        for_wide_memory({10240, 5, 256, true, 1, false, false, 3}),           // 0.766 / 0.881
-        for_wide_memory_phased({12288, 6, 256, true, 1, false, false, 3}), // 0.927 / 0.884 (bf16)
-        for_wide_memory({24576, 6, 256, true, 2, true, true, 2}),          // 0.721 / 0.897
-        for_wide_memory({28672, 7, 256, true, 2, true, true, 2}), // 0.685 / 0.830 ([0.637 / 0.760])
+        on_h100_too(for_wide_memory({512, 4, 128, false, 1, false, false, 6})),
+        on_h100_too(for_wide_memory(
+            {1024, 4, 128, false, 1, false, false, 8, true, 32})),               // 0.932 ([0.888])
+        for_wide_memory({2048, 8, 128, false, 1, false, false, 4, true, 32}),    // 0.958 ([0.941])
+        on_h100_too(for_wide_memory({10240, 5, 256, true, 1, false, false, 3})), // 0.766 / 0.881
+        on_h100_too(for_wide_memory_phased(
+            {12288, 6, 256, true, 1, false, false, 3})), // 0.927 / 0.884 (bf16)
+        on_h100_too(for_wide_memory({24576, 6, 256, true, 2, true, true, 2})), // 0.721 / 0.897
+        on_h100_too(for_wide_memory(
+            {28672, 7, 256, true, 2, true, true, 2})), // 0.685 / 0.830 ([0.637 / 0.760])
         for_wide_memory({32768, 8, 256, true, 2, true, true, 2, true, 0,
                          column_placement::held}),                // 0.869 ([0.808])
         for_wide_memory({49152, 6, 128, true, 8, true, true, 4}), // 0.730 / 0.869 ([0.613 / 0.764])
@@ -1032,22 +1116,25 @@ inline constexpr auto layernorm_16bit = with_wide_memory_rows(
                          column_placement::held}), // 0.790 / 0.873 ([0.698 / 0.817])
 
         // Round 44 (forty-eighth session), as softmax's; at 3000 columns no row beat the H100's.
-        for_wide_memory({96, 3, 128, false, 1, false, false, 8}), // 0.804 ([0.617])
-        for_wide_memory({256, 4, 128, false, 1, false, false, 6}),
-        for_wide_memory({320, 5, 128, false, 1, false, false, 8}),        // 0.775 at 264 ([0.528])
-        for_wide_memory({384, 3, 128, false, 1, false, false, 8}),        // 0.811 ([0.740])
-        for_wide_memory_phased({640, 5, 128, false, 1, false, false, 8}), // 0.843 at 600 ([0.588])
-        for_wide_memory_phased(
-            {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.863 / 0.968 ([0.637 / 0.764])
-        for_wide_memory({5120, 5, 128, false, 1, false, false, 6, true,
-                         128}), // 0.865 / 0.952 ([0.631 / 0.743])
-        for_wide_memory_phased({6144, 6, 128, true, 1, false, false, 6}), // 0.962 ([0.821])
+        on_h100_too(for_wide_memory({96, 3, 128, false, 1, false, false, 8})), // 0.804 ([0.617])
+        on_h100_too(for_wide_memory({256, 4, 128, false, 1, false, false, 6})),
+        on_h100_too(
+            for_wide_memory({320, 5, 128, false, 1, false, false, 8})), // 0.775 at 264 ([0.528])
+        on_h100_too(for_wide_memory({384, 3, 128, false, 1, false, false, 8})), // 0.811 ([0.740])
+        on_h100_too(for_wide_memory_phased(
+            {640, 5, 128, false, 1, false, false, 8})), // 0.843 at 600 ([0.588])
+        on_h100_too(for_wide_memory_phased({2560, 5, 128, false, 1, false, false, 6, true,
+                                            64})), // 0.863 / 0.968 ([0.637 / 0.764])
+        on_h100_too(for_wide_memory({5120, 5, 128, false, 1, false, false, 6, true,
+                                     128})), // 0.865 / 0.952 ([0.631 / 0.743])
+        on_h100_too(
+            for_wide_memory_phased({6144, 6, 128, true, 1, false, false, 6})), // 0.962 ([0.821])
 
         // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets.
-        for_wide_memory({128, 4, 128, false, 1, false, false, 6}),
-        for_wide_memory({160, 5, 128, false, 1, false, false, 8}), // 0.829 ([0.65])
-        for_wide_memory({192, 3, 128, false, 1, false, false, 8}), // 0.805 ([0.74])
-        for_wide_memory({448, 7, 128, false, 1, true, false, 5}),  // 0.817 ([0.73])
+        on_h100_too(for_wide_memory({128, 4, 128, false, 1, false, false, 6})),
+        on_h100_too(for_wide_memory({160, 5, 128, false, 1, false, false, 8})), // 0.829 ([0.65])
+        on_h100_too(for_wide_memory({192, 3, 128, false, 1, false, false, 8})), // 0.805 ([0.74])
+        on_h100_too(for_wide_memory({448, 7, 128, false, 1, true, false, 5})),  // 0.817 ([0.73])
         for_wide_memory({7168, 7, 128, true, 1, false, false, 5}), // 0.847 at 6152 ([0.79])
 
         // Round 49 (fiftieth session): four packs a lane of 128 at 33-64 columns, two lanes a row
@@ -1058,9 +1145,9 @@ inline constexpr auto layernorm_16bit = with_wide_memory_rows(
         // (two lanes a row, the group fixed) at 64 columns 0.845 / 0.809 -> 0.886 / 0.850 (call4),
         // but over all of 33-64 at 40 / 48 -0.06 fp16 and 56 bf16 -0.016 (call3): it keeps the
         // widths past 56.
-        for_wide_memory({32, 2, 128, false, 1, false, true, 6}),
-        for_wide_memory({56, 4, 128, false, 1, false, false, 6}),
-        for_wide_memory({64, 4, 128, false, 1, true, false, 6, true, 2}),
+        on_h100_too(for_wide_memory({32, 2, 128, false, 1, false, true, 6})),
+        on_h100_too(for_wide_memory({56, 4, 128, false, 1, false, false, 6})),
+        on_h100_too(for_wide_memory({64, 4, 128, false, 1, true, false, 6, true, 2})),
     });
 
 /// LayerNorm over 16-bit inputs under a load chain (the residual block), to 4096 columns. Rows
