@@ -8,16 +8,12 @@
 
 #include "rowfuse/dispatch/plan.hpp"
 #include "rowfuse/dispatch/tuning.hpp"
+#include "support/described_device.hpp"
 
 namespace rf = rowfuse;
 
 int main(int argc, char** argv) {
-  rf::device_info device;
-  device.multiprocessors = 132;
-  device.max_threads_per_multiprocessor = 2048;
-  device.shared_memory_per_block_optin = 232448;
-  device.shared_memory_per_multiprocessor = 233472;
-  device.compute_capability = 90;
+  rf::device_info device = test::described_device();
   device.dram_bytes_per_sm_cycle = argc > 1 ? std::atof(argv[1]) : 12.8;
   struct family {
     char const* name;

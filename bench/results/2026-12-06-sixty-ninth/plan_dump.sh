@@ -4,6 +4,6 @@
 # flags (-DROWFUSE_H100_TAKES_MEASURED_ROWS=1: the rows on_h100_too marks taken on an H100).
 set -e
 here=$(cd "$(dirname "$0")" && pwd); b=$(mktemp -d)
-g++ -O2 -std=c++20 ${DEFS:-} -I$1/include -I/usr/local/cuda/include -I/usr/local/cuda/include/cccl \
+g++ -O2 -std=c++20 ${DEFS:-} -I$1/include -I$here/../../../tests -I/usr/local/cuda/include -I/usr/local/cuda/include/cccl \
   $here/plan_dump.cpp $1/src/plan.cpp $1/src/device.cpp -o $b/plan_dump -L/usr/local/cuda/lib64 -lcudart
 $b/plan_dump $3 > $2; rm -rf $b
