@@ -56,14 +56,12 @@ TEST_CASE("layernorm alone plans from layernorm's shapes, under a load chain fro
   // Rows of the same shape keep the widths to 128, 256 and 512, between the rows of three, five
   // and seven packs a lane that take the widths between: measured on a device of wide memory (an
   // H200; tuning.hpp, forty-seventh and forty-eighth sessions), taken on an H100 too (on_h100_too,
-  // sixty-ninth session, where h100_takes_measured_rows).
+  // sixty-ninth session).
   bool const wide_memory = rf::current_device().wide_memory();
-  // The devices these tests run on: an H200, or an H100 (SXM) that takes the rows on_h100_too
-  // marks where h100_takes_measured_rows.
-  bool const h200_rows = wide_memory || rf::tuning::h100_takes_measured_rows;
+  // The devices these tests run on: an H200, or an H100 (SXM), which takes this row too.
   auto const alone_row = test::table_row(rf::tuning::layernorm_16bit, alone);
-  CHECK(alone_row.max_cols == (h200_rows ? 256 : 1024));
-  CHECK(alone_row.wide_memory_only == h200_rows);
+  CHECK(alone_row.max_cols == 256);
+  CHECK(alone_row.wide_memory_only);
   CHECK(alone.packs == 4);
   // The residual block's load chain takes the chain's narrow row: one pack a thread; on a device
   // of wide memory (an H200) the row measured there, four packs a lane (tuning.hpp).
@@ -87,14 +85,12 @@ TEST_CASE("layernorm alone plans from layernorm's shapes, under a load chain fro
   CHECK(scaled.staged);
 }
 
-TEST_CASE("layernorm's 16-bit rows of 64 columns: on a device that takes the H200's rows a flat "
-          "tile of packs on two lanes a row, ld within the tile's stride and past it") {
+TEST_CASE("layernorm's 16-bit rows of 64 columns: a flat tile of packs on two lanes a row, ld "
+          "within the tile's stride and past it") {
   using norm_test::check_shape;
   using norm_test::layout;
   using norm_test::shape_buffers;
   std::mt19937 rng(47);
-  // An H200's row; an H100's (SXM) too where h100_takes_measured_rows (on_h100_too).
-  bool const h200_rows = rf::current_device().wide_memory() || rf::tuning::h100_takes_measured_rows;
   // ld 72 is the tile's widest stride (flat_tile: the row's capacity and a chunk), 88 past it (the
   // lanes read global memory); 1001 rows end in a part of a 64-row tile. 60 columns (rows 8 bytes
   // apart on their grid) run single elements beside them.
@@ -110,7 +106,7 @@ TEST_CASE("layernorm's 16-bit rows of 64 columns: on a device that takes the H20
                      static_cast<__half const*>(b.beta.d())),
           1e-5f, nullptr, {}, rf::launch_options{rf::engine_kind::automatic, 0, true});
       INFO(rf::explain(p));
-      if (h200_rows && cols == 64) {
+      if (cols == 64) { // an H200's row, an H100's (SXM) too (on_h100_too)
         CHECK(p.pack == 8);
         CHECK(p.group == 2);
         CHECK(p.staged);
@@ -129,7 +125,7 @@ TEST_CASE("layernorm's cluster rows held in registers, between the powers of two
   std::mt19937 rng(49);
   // Widths the grid leaves out, whose rows hold the row in registers over a cluster and reduce
   // it in two rounds of the exchange: 16-bit 6 and 7 x 256 in clusters of 2 (24000, 28000; an
-  // H200's rows, on an H100 too where h100_takes_measured_rows), on a device of wide memory (an
+  // H200's rows, on an H100 too), on a device of wide memory (an
   // H200) 6 x 128 in 8 (45000, bf16 49152), fp32 the wide rows past 16384 columns (30000, 60000,
   // 100000); elsewhere the H100's rows. The same widths one element off the grid (ld odd: phased
   // rows). Every plan a call makes is checked.

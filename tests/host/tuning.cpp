@@ -1004,9 +1004,9 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
   // rmsnorm's, 1 of layernorm's; since the fifty-sixth 2 more of softmax's, 3 of log-softmax's
   // and 3 more of layernorm's; since the sixtieth log-softmax's at 114688 columns (bench/NOTES.md).
   CHECK(wide_phased_rows == 25);
-  // On an H100 too where h100_takes_measured_rows (V55, bench/NOTES.md, sixty-ninth session): 20
-  // of softmax's 16-bit rows, 16 of log-softmax's, 13 of rmsnorm's and 21 of layernorm's.
-  CHECK(h100_rows == (rf::tuning::h100_takes_measured_rows ? 70 : 0));
+  // On an H100 too since the sixty-ninth session (V55, bench/NOTES.md): 20 of softmax's 16-bit
+  // rows, 16 of log-softmax's, 13 of rmsnorm's and 21 of layernorm's.
+  CHECK(h100_rows == 70);
   // Attention to 10240 columns plans on the H200 as on the H100 (the same shape, sized alike).
   auto const attention = rf::detail::register_shapes(2, 8, shape_family::attention);
   for (rf::index_t cols : {8200, 10240}) {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # plan_dump.sh TREE OUT BYTES: plan_dump.cpp built against TREE's include/ and src/plan.cpp (host
 # code; no GPU), run for a device of BYTES DRAM bytes a cycle, into OUT. DEFS: more compiler
-# flags (-DROWFUSE_H100_TAKES_MEASURED_ROWS=1: the rows on_h100_too marks taken on an H100).
+# flags.
 set -e
 here=$(cd "$(dirname "$0")" && pwd); b=$(mktemp -d)
 g++ -O2 -std=c++20 ${DEFS:-} -I$1/include -I$here/../../../tests -I/usr/local/cuda/include -I/usr/local/cuda/include/cccl \

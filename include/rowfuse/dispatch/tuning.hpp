@@ -50,15 +50,6 @@ inline constexpr double wide_memory_bytes_per_cycle = 14.0;
 /// measured to win on an H100 too (on_h100_too): an H100 SXM moves 12.8 bytes a cycle.
 inline constexpr double h100_memory_bytes_per_cycle = 12.0;
 
-#ifndef ROWFUSE_H100_TAKES_MEASURED_ROWS
-/// Whether the rows marked on_h100_too are taken from h100_memory_bytes_per_cycle on (1) or, as
-/// every other row for devices of wide memory, from wide_memory_bytes_per_cycle (0). Each was
-/// measured on an H100 with every such row at once (V53); the set as marked, which plans every
-/// width as main or V53 did, awaits its own run (V55, bench/NOTES.md, sixty-ninth session).
-#define ROWFUSE_H100_TAKES_MEASURED_ROWS 0
-#endif
-inline constexpr bool h100_takes_measured_rows = ROWFUSE_H100_TAKES_MEASURED_ROWS != 0;
-
 /// One register-engine shape (engine/register_engine.cuh), for rows of up to `max_cols`.
 ///  - group rows: a group of up to 32 lanes a row (the plan picks the smallest power of two that
 ///    holds the row at `packs` a lane), block_threads / group rows a block;
@@ -242,15 +233,14 @@ constexpr register_shape for_wide_memory_phased(register_shape row) {
 }
 
 /// `row`, a row for devices of wide memory, taken from an H100's memory bandwidth on
-/// (register_shape::wide_memory_from) where h100_takes_measured_rows: where it won on an H100
-/// too, against the rows the H100 took at its widths. The rows of one run of such rows before an
-/// H100 row are taken from the narrowest on, so that where one is not taken the H100 plans the
-/// widths it would have taken from its own row as before.
+/// (register_shape::wide_memory_from): where it won on an H100 too, against the rows the H100
+/// took at its widths (V53, sixty-eighth session; the set as marked, V55, sixty-ninth). The rows of
+/// one run of such rows before an H100 row are taken from the narrowest on, so that where one is
+/// not taken the H100 plans the widths it would have taken from its own row as before.
 constexpr register_shape on_h100_too(register_shape row) {
   if (!row.wide_memory_only)
     throw "on_h100_too: only a row for devices of wide memory";
-  if (h100_takes_measured_rows)
-    row.wide_memory_from = h100_memory_bytes_per_cycle;
+  row.wide_memory_from = h100_memory_bytes_per_cycle;
   return row;
 }
 
