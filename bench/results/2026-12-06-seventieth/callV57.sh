@@ -21,3 +21,7 @@ OPS=softmax,log_softmax DTYPES=fp16,bf16 PASSES=2 \
   bash ../2026-12-02-fifty-fourth/run1.sh callV57 $C M V57
 OPS=layernorm DTYPES=fp16,bf16 PASSES=2 AL=16384,20480,24576,28680,30720,32768,40960 \
   MIS=22001,30001,32767 bash ../2026-12-02-fifty-fourth/run1.sh callV58 $C M V58
+# V59 (V57 and the rows for devices of wide memory at 114688 columns, which an H100 takes too, one
+# cluster a row tile instead of persistent): where it differs from V57, against M.
+OPS=softmax,log_softmax DTYPES=fp16,bf16 PASSES=2 AL=98312,106496,114688,131072 \
+  MIS=100003,106001,114687 bash ../2026-12-02-fifty-fourth/run1.sh callV59 $C M V59
