@@ -153,16 +153,16 @@ plan narrow_phased_shape(plan p, int pack, std::span<tuning::register_shape cons
   return best;
 }
 
-/// Whether the plan may take row `s` on `device`: rows for devices of wide memory
-/// (tuning::register_shape::wide_memory_only) on a device that takes them (device_info::takes:
-/// from their wide_memory_from on), for rows on the 16-byte grid (a phased plan takes one only as
-/// the row of its whole packs on the grid: try_phased_plan); rows
-/// for phased plans (tuning::register_shape::phased_only) in those alone; every other row
-/// everywhere.
-bool row_for(tuning::register_shape const& s, device_info const& device, bool phased) {
+/// Whether the plan may take row `s` on `device` for rows of `cols` columns: rows for devices of
+/// wide memory (tuning::register_shape::wide_memory_only) on a device that takes them at that width
+/// (device_info::takes), for rows on the 16-byte grid (a phased plan takes one only as the row of
+/// its whole packs on the grid: try_phased_plan); rows for phased plans
+/// (tuning::register_shape::phased_only) in those alone; every other row everywhere.
+bool row_for(tuning::register_shape const& s, device_info const& device, bool phased,
+             index_t cols) {
   if (s.phased_only)
     return phased;
-  return !s.wide_memory_only || (!phased && device.takes(s));
+  return !s.wide_memory_only || (!phased && device.takes(s, cols));
 }
 
 /// The first shape of `shapes`, in table order, that is for this device (row_for) and holds
@@ -179,7 +179,7 @@ bool try_register(plan& p, engine_kind kind, std::span<tuning::register_shape co
     engine_kind const of = engine_of(s);
     if ((!automatic && (of != kind || (!compiled.empty() && !compiled[i]))) ||
         (of == engine_kind::cluster_rows && device.compute_capability < 90) ||
-        !row_for(s, device, phased))
+        !row_for(s, device, phased, p.cols))
       continue;
     if (automatic ? s.max_cols < p.cols : tuning::capacity(s, p.pack) < p.cols)
       continue;
@@ -199,7 +199,7 @@ bool take_phased_shape(plan& p, engine_kind kind, std::span<tuning::register_sha
     return false;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     tuning::register_shape const& s = shapes[i];
-    if (engine_of(s) != kind || !s.has_phased_kernel || !row_for(s, device, true) ||
+    if (engine_of(s) != kind || !s.has_phased_kernel || !row_for(s, device, true, p.cols) ||
         tuning::capacity(s, p.pack) < p.cols || (!compiled.empty() && !compiled[i]))
       continue;
     take_shape(p, kind, shapes, i);
@@ -348,7 +348,7 @@ plan plan_of(char const* op, index_t rows, index_t cols, int pack, engine_kind f
     for (auto const& s : shapes)
       if ((forced == engine_kind::warp_rows) == !s.whole_block &&
           (forced == engine_kind::cluster_rows) == (s.cluster_blocks > 1) &&
-          row_for(s, device, phased))
+          row_for(s, device, phased, cols))
         widest_register_row = std::max(widest_register_row, tuning::capacity(s, pack));
     if (register_engine && !compiled.empty() && widest_register_row >= cols)
       return refuse(p, op, ": engine ", to_string(forced), " holds cols = ", cols,

@@ -912,7 +912,7 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
   rf::device_info const h200 = test::described_h200();
   CHECK(!h100.wide_memory());
   CHECK(h200.wide_memory());
-  int wide_rows = 0, wide_phased_rows = 0, h100_rows = 0;
+  int wide_rows = 0, wide_phased_rows = 0, h100_rows = 0, h100_rows_past = 0;
   for (auto family : families)
     for (auto key : keys) {
       CAPTURE(int(family));
@@ -922,15 +922,21 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
       for (std::size_t i = 0; i < shapes.size(); ++i) {
         auto const& row = shapes[i];
         CAPTURE(row.max_cols);
-        // Exchanging once a row is for cluster rows alone; of the H100's own rows only the 16-bit
-        // softmax and log-softmax rows at 262144 columns take it (sixty-eighth session), every
-        // other exchanges once a phase (the H200's rows it takes too may exchange once).
+        // Exchanging once a row is for cluster rows alone; of the H100's own rows only these take
+        // it (sixty-eighth and seventieth sessions): the 16-bit softmax and log-softmax rows at
+        // 262144 columns, softmax's at 196608 and log-softmax's at 98304. Every other exchanges
+        // once a phase (the H200's rows it takes too may exchange once).
         if (row.exchanges_once)
           CHECK(row.cluster_blocks > 1);
-        if (row.exchanges_once && !row.wide_memory_only)
-          CHECK((key.element_bytes == 2 && row.max_cols == 262144 &&
-                 (family == rf::tuning::shape_family::softmax ||
-                  family == rf::tuning::shape_family::log_softmax)));
+        if (row.exchanges_once && !row.wide_memory_only) {
+          bool const softmax = family == rf::tuning::shape_family::softmax;
+          bool const log_softmax = family == rf::tuning::shape_family::log_softmax;
+          CHECK(key.element_bytes == 2);
+          bool const listed = ((softmax || log_softmax) && row.max_cols == 262144) ||
+                              (softmax && row.max_cols == 196608) ||
+                              (log_softmax && row.max_cols == 98304);
+          CHECK(listed);
+        }
         if (!row.wide_memory_only)
           continue;
         ++wide_rows;
@@ -941,6 +947,21 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
         CHECK(h200.takes(row));
         if (on_h100)
           ++h100_rows;
+        // Taken on an H100 past a width alone: at that width and every narrower one the H100
+        // plans from another row.
+        if (row.narrow_memory_past_cols > 0) {
+          ++h100_rows_past;
+          CHECK(on_h100);
+          CHECK(!h100.takes(row, row.narrow_memory_past_cols));
+          CHECK(h100.takes(row, row.narrow_memory_past_cols + 1));
+          CHECK(h200.takes(row, row.narrow_memory_past_cols));
+          for (rf::index_t cols = key.pack; cols <= row.narrow_memory_past_cols; cols += key.pack) {
+            CAPTURE(cols);
+            rf::plan const other = rf::detail::choose_plan(
+                "op", 4096, cols, key.pack, rf::engine_kind::automatic, h100, shapes);
+            CHECK(other.shape != int(i));
+          }
+        }
         // A row after it holds its width for other devices.
         CHECK(std::any_of(shapes.begin() + std::ptrdiff_t(i) + 1, shapes.end(), [&](auto const& s) {
           return !s.wide_memory_only && s.max_cols >= row.max_cols;
@@ -1005,8 +1026,11 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
   // and 3 more of layernorm's; since the sixtieth log-softmax's at 114688 columns (bench/NOTES.md).
   CHECK(wide_phased_rows == 25);
   // On an H100 too since the sixty-ninth session (V55, bench/NOTES.md): 20 of softmax's 16-bit
-  // rows, 16 of log-softmax's, 13 of rmsnorm's and 21 of layernorm's.
-  CHECK(h100_rows == 70);
+  // rows, 16 of log-softmax's, 13 of rmsnorm's and 21 of layernorm's; since the seventieth (V57)
+  // 7 of log-softmax's 16-bit narrow run (96-512 columns, but 128 and 256), each past the width of
+  // the row before it that an H100 takes.
+  CHECK(h100_rows == 77);
+  CHECK(h100_rows_past == 7);
   // Attention to 10240 columns plans on the H200 as on the H100 (the same shape, sized alike).
   auto const attention = rf::detail::register_shapes(2, 8, shape_family::attention);
   for (rf::index_t cols : {8200, 10240}) {

@@ -85,10 +85,17 @@ struct device_info {
   bool wide_memory() const {
     return dram_bytes_per_sm_cycle >= tuning::wide_memory_bytes_per_cycle;
   }
-  /// Whether the plan may take `row` on this device: every row but those for devices of wide
-  /// memory, which it takes from their bandwidth on (tuning::register_shape::wide_memory_from).
+  /// Whether the plan may take `row` on this device, at some width: every row but those for
+  /// devices of wide memory, which it takes from their bandwidth on
+  /// (tuning::register_shape::wide_memory_from).
   bool takes(tuning::register_shape const& row) const {
     return !row.wide_memory_only || dram_bytes_per_sm_cycle >= row.wide_memory_from;
+  }
+  /// Whether the plan may take `row` for rows of `cols` columns: where it takes the row at all, at
+  /// every width on a device of wide memory, and past the row's narrow_memory_past_cols elsewhere
+  /// (tuning::on_h100_past).
+  bool takes(tuning::register_shape const& row, index_t cols) const {
+    return takes(row) && (wide_memory() || cols > row.narrow_memory_past_cols);
   }
 };
 

@@ -121,6 +121,11 @@ inline constexpr double h100_memory_bytes_per_cycle = 12.0;
 ///    wide_memory_bytes_per_cycle, or an H100's where the row was measured to win there too
 ///    against the H100's own rows (on_h100_too; sixty-ninth session, bench/NOTES.md). A device
 ///    below it passes the row by as above;
+///  - narrow_memory_past_cols: where a device under wide_memory_bytes_per_cycle takes such a row
+///    (from wide_memory_from on), it takes it only for rows of more columns than this
+///    (on_h100_past; 0: at every width). A run of such rows can then be taken on an H100 without
+///    its narrowest row, whose widths keep the H100's own (log-softmax's narrow run: seventieth
+///    session);
 ///  - exchanges_once: cluster rows of an op whose two reductions can be one
 ///    (engine::shifted_sums_op: softmax, log-softmax) exchange once a row, each warp's phase 2
 ///    taken about its own phase-1 total, instead of once a phase (exchanging_once). Set where it
@@ -166,6 +171,7 @@ struct register_shape {
   bool sums_from_first_row = false;
   bool wide_memory_only = false;
   double wide_memory_from = wide_memory_bytes_per_cycle;
+  index_t narrow_memory_past_cols = 0;
   bool exchanges_once = false;
   bool phased_only = false;
   bool pads_values = false;
@@ -241,6 +247,15 @@ constexpr register_shape on_h100_too(register_shape row) {
   if (!row.wide_memory_only)
     throw "on_h100_too: only a row for devices of wide memory";
   row.wide_memory_from = h100_memory_bytes_per_cycle;
+  return row;
+}
+
+/// `row`, marked on_h100_too, taken on a device under wide_memory_bytes_per_cycle (an H100) only
+/// for rows of more than `cols` columns (register_shape::narrow_memory_past_cols): for the rows of
+/// a run that won there but for the widths to `cols`, which keep the H100's own row.
+constexpr register_shape on_h100_past(register_shape row, index_t cols) {
+  row = on_h100_too(row);
+  row.narrow_memory_past_cols = cols;
   return row;
 }
 
@@ -493,8 +508,11 @@ inline constexpr register_shape softmax_16bit_h100[] = {
     // r30 131080 / 151936 / 163840 0.890 / 0.952 / 0.975-0.979 (the 262144-column row on its own
     // threads: 0.66 / 0.74 / 0.77 in rowfuse-bench).
     phased_capped({163840, 5, 256, true, 16, false, false, 1}, 4),
-    // r31 163848 / 180224 / 196608 0.852 / 0.904 / 0.931 (the 262144-column row: 0.87 at 196608).
-    phased_capped({196608, 6, 256, true, 16, false, true, 1}, 3),
+    // r31 163848 / 180224 / 196608 0.852 / 0.904 / 0.931 (the 262144-column row: 0.87 at 196608)
+    // on 6 x 256 in 16, persistent under no cap; in the form of the 262144-column row below since
+    // V57 (seventieth session, H100, rowfuse-bench fp16 / bf16): 163848 0.86 -> 0.92 / 0.91, 196608
+    // 0.93 -> 0.975 / 0.970; one element off 190001 -0.002 / -0.008 (H200: -0.011 / -0.018).
+    padded(exchanging_once({196608, 6, 256, true, 16, false, false, 3})),
     // QuACK's shape: 8 x 256 in 16 under a cap of three, one cluster a row tile, padded, exchanging
     // once (sixty-eighth session, H100, rowfuse-bench against the row it replaced, 8 x 512 in 8
     // staged persistent): fp16 / bf16 262144 0.941 -> 0.981 / 0.978, 229376 0.937 -> 0.970,
@@ -558,8 +576,11 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
             {57344, 7, 128, true, 8, false, false, 6}))), // 0.843 / 0.931 ([0.798 / 0.884])
         for_wide_memory(exchanging_once(
             {98304, 6, 128, true, 16, false, false, 6})), // 0.790 / 0.898 ([0.734 / 0.843])
+        // Persistent until V59 (seventieth session, H100, rowfuse-bench fp16 / bf16): one cluster a
+        // row tile, 98312 / 106496 / 114688 0.95 / 0.94 / 0.95 -> 1.00 / 0.99 / 0.98-0.99; one
+        // element off 100003-114687 +0.02-0.05. Not timed on an H200.
         on_h100_too(for_wide_memory_phased(padded(exchanging_once(
-            {114688, 7, 256, true, 8, false, true, 3})))), // 0.796 / 0.875 ([0.732 / 0.835])
+            {114688, 7, 256, true, 8, false, false, 3})))), // 0.796 / 0.875 ([0.732 / 0.835])
         for_wide_memory(
             {196608, 12, 128, true, 16, true, true, 1}), // 0.794 / 0.859 ([0.667 / 0.768])
         // Kept to 212992 columns: rowfuse-bench (call2) 196616 / 212992 / 229376 +0.06 / -0.00 /
@@ -653,7 +674,10 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
         // 4)
         phased_capped({81920, 5, 512, true, 4, true, true, 1}, 2),
         // r31 81928 / 90112 / 98304 0.846 / 0.923 / 0.918 ([0.85 at 98304]: the 131072-column row)
-        phased_capped({98304, 6, 256, true, 8, true, true, 1}, 2),
+        // staged persistent under two; one cluster a row tile under three, padded, exchanging once
+        // since V57 (seventieth session, H100, rowfuse-bench fp16 / bf16): 81928 0.86 -> 0.93 /
+        // 0.92, 98304 0.91 -> 0.98; one element off 90001 0.76 -> 0.91-0.92 (H200: +0.14-0.15).
+        padded(exchanging_once({98304, 6, 256, true, 8, false, false, 3})),
         padded_phased({131072, 4, 1024, true, 4, true, true, 1}), // r25 0.924-0.927
         // r30 131080 / 151936 / 163840 0.829-0.835 / 0.920-0.922 / 0.916-0.921 ([0.71 / 0.79 /
         // 0.81]: sized twins of the 262144-column row)
@@ -684,9 +708,14 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
 /// 1536 0.93 -> 1.02, 3072 0.90 -> 1.00, 5120 / 6144 / 7168 0.93 / 0.88 / 0.95 -> 0.99-1.00, 12288
 /// 0.92 -> 0.99, 24584 / 28672 0.85 / 0.93 -> 1.00 / 0.98, 49152 / 57344 0.95 / 0.90 -> 0.99,
 /// 131072 0.93 -> 0.98; one element off at 4601 0.80 -> 1.00, 100003 / 106001 0.70 / 0.68 -> 0.85 /
-/// 0.87; at 114688 0.89 -> 0.88. Not taken: the narrow run (its 64-column row, first, 1.00 -> 0.93
-/// at 32 and 64 columns), 4096, 20480, 65536, 98304 (-0.01 to -0.03). Each run of such rows before
-/// an H100 row is taken from its narrowest on, so the widths of a row not taken plan as before.
+/// 0.87; at 114688 0.89 -> 0.88. Not taken: 4096, 20480, 65536, 98304 (-0.01 to -0.03). Each run of
+/// such rows before an H100 row is taken from its narrowest on, so the widths of a row not taken
+/// plan as before. The narrow run (96-512 columns) is taken without its 64-, 128- and 256-column
+/// rows (V53: 32 / 64 1.00 -> 0.93; V57, seventieth session: 128 / 256 0.99-1.00 -> 0.97-0.98),
+/// each of its other rows past the width of the row before it that an H100 takes (on_h100_past), so
+/// the widths of those three plan as before; V57 measured, fp16 / bf16: 72 0.73 / 0.72 -> 0.92 /
+/// 0.91, 96 0.90 -> 1.00, 136 / 160 0.68 / 0.77 -> 0.72 / 0.97, 192 0.89 -> 1.00, 320 0.76 / 0.75
+/// -> 0.99, 384 0.88 / 0.86 -> 0.99, 448 / 456 0.93 -> 0.99-1.00, 512 0.99 -> 0.98.
 inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
     with_phased_rows(phased_narrow_16bit, log_softmax_16bit_h100),
     {
@@ -696,7 +725,7 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         // (0.921 / 0.905 / 0.887 at 32-128, where later rows took them since) went in the
         // sixtieth session: padded, the 256-column row's 4 packs a lane ran 193-224 faster.
         // r43 0.935 at 256 ([0.832])
-        for_wide_memory(padded({512, 4, 128, false, 1, false, false, 8})),
+        on_h100_past(for_wide_memory(padded({512, 4, 128, false, 1, false, false, 8})), 256),
         // 0.989 ([0.903])
         for_wide_memory(padded({1024, 4, 128, false, 1, false, false, 8, true, 32})),
         on_h100_too(for_wide_memory(
@@ -737,15 +766,21 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         // With its phased kernel (sixtieth session): rows off the grid at 98305-114688 columns
         // took the H100's 4 x 1024 in 4 (rowfuse-bench at 100003: 0.53, softmax's 7 x 256 there
         // 0.78).
+        // Staged persistent until V59 (seventieth session, H100, rowfuse-bench fp16 / bf16): one
+        // cluster a row tile, read straight, 98312 / 106496 / 114688 0.87 / 0.85 / 0.86 -> 0.98 /
+        // 0.99 / 0.99; one element off 100003-114687 +0.03-0.05. Not timed on an H200.
         on_h100_too(for_wide_memory_phased(padded(exchanging_once(
-            {114688, 7, 256, true, 8, true, true, 3})))), // 0.786 / 0.804 ([0.687 / 0.761])
+            {114688, 7, 256, true, 8, false, false, 3})))), // 0.786 / 0.804 ([0.687 / 0.761])
 
         // Round 44 (forty-eighth session), as softmax's.
         for_wide_memory({64, 2, 256, false, 1, false, true, 4}),
-        for_wide_memory({96, 3, 256, false, 1, false, false, 4}), // 0.871 ([0.690])
+        on_h100_past(for_wide_memory({96, 3, 256, false, 1, false, false, 4}),
+                     64), // 0.871 ([0.690])
         for_wide_memory(padded({256, 4, 128, false, 1, false, false, 8})),
-        for_wide_memory({320, 5, 128, false, 1, false, false, 8}), // 0.842 at 264 ([0.543])
-        for_wide_memory({384, 6, 128, false, 1, true, false, 8}),  // 0.937 ([0.758])
+        on_h100_past(for_wide_memory({320, 5, 128, false, 1, false, false, 8}),
+                     256), // 0.842 at 264 ([0.543])
+        on_h100_past(for_wide_memory({384, 6, 128, false, 1, true, false, 8}),
+                     256), // 0.937 ([0.758])
         on_h100_too(for_wide_memory_phased(
             {640, 5, 128, false, 1, false, false, 8})), // 0.915 at 600 ([0.608])
         on_h100_too(for_wide_memory({2560, 5, 128, false, 1, false, false, 6, true,
@@ -760,9 +795,12 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets. The
         // 192-column row padded (sixtieth session, rowfuse-bench callQpad1: 168-192 +0.03-0.06);
         // the 160-column row padded lost 0.04-0.24 at 136-160.
-        for_wide_memory({160, 5, 128, false, 1, false, false, 8}),         // 0.939 ([0.57])
-        for_wide_memory(padded({192, 3, 256, false, 1, false, false, 4})), // 0.871 ([0.68])
-        for_wide_memory({448, 7, 128, false, 1, true, false, 5}),          // 0.885 ([0.69])
+        on_h100_past(for_wide_memory({160, 5, 128, false, 1, false, false, 8}),
+                     128), // 0.939 ([0.57])
+        on_h100_past(for_wide_memory(padded({192, 3, 256, false, 1, false, false, 4})),
+                     128), // 0.871 ([0.68])
+        on_h100_past(for_wide_memory({448, 7, 128, false, 1, true, false, 5}),
+                     256), // 0.885 ([0.69])
         on_h100_too(
             for_wide_memory({768, 6, 128, false, 1, true, false, 8})), // 0.814 at 648 ([0.80])
 
@@ -982,7 +1020,7 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
 // Round 9 (tenth session): 1024-4096 columns the same way; softmax at 2048 on a warp a row with 64
 // values a lane (QuACK's shape), layernorm at 4096 on 4 x 128 block rows, six blocks an SM.
 
-/// LayerNorm's 16-bit rows past 4096 columns, the op alone and under a chain.
+/// LayerNorm's 16-bit rows past 4096 columns, the op alone (the chains have tables of their own).
 /// The 8192-column row's phased kernel capped to the aligned one's four blocks an SM (ptxas -v,
 /// sm_90, twenty-sixth session: 64 registers aligned, 72 phased, 64 capped, no spill).
 /// Sized (twenty-eighth session): 4104 0.81 -> 0.89, 5120 0.93 -> 0.98, 8200 0.70 -> 0.89, 10240
@@ -991,7 +1029,16 @@ inline constexpr auto rmsnorm_16bit = with_wide_memory_rows(
 inline constexpr register_shape layernorm_16bit_past_4096[] = {
     sized(phased_capped({8192, 4, 256, true, 1, false, false, 3}, 4)), // r4 0.932
     sized({16384, 4, 512, true, 1, false, false, 2}),                  // r4 0.946
-    sized({32768, 4, 1024, true, 1, true, true, 1}),                   // r4 0.861
+    // Round 51 (sixty-seventh session, H100): 8 x 256 in 2 under two, staged, gamma and beta held,
+    // one cluster a row tile, 0.967 against the block row below, 0.938. rowfuse-bench (V58,
+    // seventieth session, the block row before -> this one, fp16 / bf16): H100 28680 0.85 / 0.84 ->
+    // 0.93 / 0.91, 32768 0.930 / 0.922 -> 0.964 / 0.934; one element off (its phased kernel) 22001
+    // / 32767 +0.06-0.09 on an H100, +0.05-0.08 on an H200.
+    {32768, 8, 256, true, 2, true, false, 2, true, 0, column_placement::held},
+    // The block row it replaced, for block_rows forced alone (the automatic plan passes it by: the
+    // cluster row before it holds its width), so that every engine forced on the op alone still
+    // holds the chains' widest rows.
+    sized({32768, 4, 1024, true, 1, true, true, 1}), // r4 0.861
 };
 
 /// LayerNorm's 16-bit rows past 32768 columns under a load chain (the residual block), whose
