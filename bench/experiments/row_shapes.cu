@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-51) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-52) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -1489,6 +1489,35 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              with_columns<held>(shape<8, 512, true, 16, 2>{}),
              with_columns<shared>(shape<16, 256, true, 16, 1>{}),
              with_columns<held>(shape<16, 256, true, 16, 1>{}));
+  }
+#elif ROW_SHAPES_ROUND == 52
+  // Round 52 (seventy-first session): on an H100, the 16-bit widths round 51's block did not take
+  // (log-softmax 131080-196608 at 0.83-0.89 on the H100's staged persistent rows, V57's 5 x 256 and
+  // 6 x 256 in 16 under three losing at 131080 and off the grid; rmsnorm 114688-262144 at
+  // 0.93-0.94 where QuACK ran 0.99 at 262144): each table's row first, then fewer values a thread
+  // on more threads or blocks, and more packs on fewer. Log-softmax built padded and exchanging
+  // once, rmsnorm as its table builds it.
+  if constexpr (wide) {
+    if constexpr (ROW_SHAPES_PART == 3) {
+      sweep<T>(opname, op, {114688}, shape<8, 256, true, 8, 2>{}, shape<7, 256, true, 8, 2>{},
+               shape<7, 512, true, 4, 1>{}, shape<4, 512, true, 8, 2>{},
+               with_columns<held>(shape<7, 256, true, 8, 2>{}));
+      sweep<T>(opname, op, {196608}, shape<6, 256, true, 16, 3>{}, shape<6, 256, true, 16, 2>{},
+               shape<3, 512, true, 16, 2>{}, shape<6, 512, true, 8, 1>{},
+               with_columns<held>(shape<6, 256, true, 16, 2>{}));
+      sweep<T>(opname, op, {262144}, shape<8, 256, true, 16, 2>{}, shape<4, 512, true, 16, 2>{},
+               shape<8, 512, true, 8, 1>{}, shape<4, 1024, true, 8, 1>{},
+               shape<16, 128, true, 16, 4>{}, with_columns<held>(shape<4, 512, true, 16, 2>{}));
+    } else {
+      sweep<T>(opname, op, {131080, 147456, 163840}, shape<5, 512, true, 8, 2>{},
+               shape<5, 256, true, 16, 3>{}, shape<10, 128, true, 16, 4>{},
+               shape<10, 128, true, 16, 3>{}, shape<5, 512, true, 8, 1>{},
+               shape<10, 256, true, 8, 2>{}, shape<5, 1024, true, 4, 1>{});
+      sweep<T>(opname, op, {163848, 180224, 196608}, shape<6, 256, true, 16, 3>{},
+               shape<6, 256, true, 16, 2>{}, shape<6, 512, true, 8, 2>{},
+               shape<6, 512, true, 8, 1>{}, shape<12, 128, true, 16, 4>{},
+               shape<3, 1024, true, 8, 1>{}, shape<6, 1024, true, 4, 1>{});
+    }
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,

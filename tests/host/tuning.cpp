@@ -706,7 +706,8 @@ TEST_CASE("rows of five and six packs: the 16-bit widths between the powers of t
   // 65536 and past 5/8 of 262144; layernorm alone (round 32) five where softmax does, six past
   // 5/8 of 262144. The powers of two and the widths past 3/4 keep the rows they took. These are
   // the H100's own rows: a device that plans from them alone (an H100 takes some of the H200's
-  // rows between the powers of two too, on_h100_too).
+  // rows between the powers of two too, on_h100_too). Log-softmax's 3/4 at 163848-196608 are 12
+  // packs a thread of 128 threads since V63 (seventy-first session, bench/NOTES.md).
   rf::device_info const h100 = test::described_own_rows();
   struct expected {
     shape_family family;
@@ -740,7 +741,7 @@ TEST_CASE("rows of five and six packs: the 16-bit widths between the powers of t
       bool const five = std::ranges::find(five_packs, cols) != five_packs.end();
       bool const six = std::ranges::find(six_packs, cols) != six_packs.end();
       CHECK((shape.packs == 5) == five);
-      CHECK((shape.packs == 6) == six);
+      CHECK((shape.packs == 6 || shape.packs == 12) == six);
       if (!five && !six)
         continue;
       // Its capacity is 5/8 (3/4) of a power of two, and the width past half of it.
@@ -923,9 +924,10 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
         auto const& row = shapes[i];
         CAPTURE(row.max_cols);
         // Exchanging once a row is for cluster rows alone; of the H100's own rows only these take
-        // it (sixty-eighth and seventieth sessions): the 16-bit softmax and log-softmax rows at
-        // 262144 columns, softmax's at 196608 and log-softmax's at 65536 and 98304. Every other
-        // exchanges once a phase (the H200's rows it takes too may exchange once).
+        // it (sixty-eighth to seventy-first sessions): the 16-bit softmax and log-softmax rows at
+        // 262144 columns, softmax's at 196608 and log-softmax's at 65536, 98304, 163840 and
+        // 196608. Every other exchanges once a phase (the H200's rows it takes too may exchange
+        // once).
         if (row.exchanges_once)
           CHECK(row.cluster_blocks > 1);
         if (row.exchanges_once && !row.wide_memory_only) {
@@ -934,7 +936,8 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
           CHECK(key.element_bytes == 2);
           bool const listed = ((softmax || log_softmax) && row.max_cols == 262144) ||
                               (softmax && row.max_cols == 196608) ||
-                              (log_softmax && (row.max_cols == 65536 || row.max_cols == 98304));
+                              (log_softmax && (row.max_cols == 65536 || row.max_cols == 98304 ||
+                                               row.max_cols == 163840 || row.max_cols == 196608));
           CHECK(listed);
         }
         if (!row.wide_memory_only)
@@ -981,7 +984,7 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
                                                           rf::engine_kind::automatic, h100, shapes);
           CHECK(wide.shape == int(i));
           CHECK(h100.takes(shapes[std::size_t(narrow.shape)]));
-          if (on_h100)
+          if (h100.takes(row, cols))
             CHECK(narrow.shape == int(i));
           else
             CHECK(narrow.shape != int(i));
@@ -1019,18 +1022,23 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
   // by the fiftieth (round 49's layernorm rows to 64 columns), 238 by the fifty-second (that
   // row's widths past 56 on a flat tile), 234 by the fifty-sixth (four of log-softmax's 16-bit
   // rows dropped, so that its call's object stays under 1 MB), 233 by the sixtieth (log-softmax's
-  // 16-bit 224-column row dropped: the 256-column row takes its widths).
-  CHECK(wide_rows == 233);
+  // 16-bit 224-column row dropped: the 256-column row takes its widths), 237 by the seventy-first
+  // (log-softmax's 16-bit rows of 144 and 248 columns for an H100, and the H100's rows at 163840
+  // and 196608 before V63 kept for devices of wide memory).
+  CHECK(wide_rows == 237);
   // With a phased kernel: since the fifty-fifth session 9 of softmax's 16-bit rows, 6 of
   // rmsnorm's, 1 of layernorm's; since the fifty-sixth 2 more of softmax's, 3 of log-softmax's
-  // and 3 more of layernorm's; since the sixtieth log-softmax's at 114688 columns (bench/NOTES.md).
-  CHECK(wide_phased_rows == 25);
+  // and 3 more of layernorm's; since the sixtieth log-softmax's at 114688 columns; since the
+  // seventy-first its 163840- and 196608-column rows kept for devices of wide memory
+  // (bench/NOTES.md).
+  CHECK(wide_phased_rows == 27);
   // On an H100 too since the sixty-ninth session (V55, bench/NOTES.md): 20 of softmax's 16-bit
   // rows, 16 of log-softmax's, 13 of rmsnorm's and 21 of layernorm's; since the seventieth (V57)
   // 7 of log-softmax's 16-bit narrow run (96-512 columns, but 128 and 256), each past the width of
-  // the row before it that an H100 takes.
-  CHECK(h100_rows == 77);
-  CHECK(h100_rows_past == 7);
+  // the row before it that an H100 takes; since the seventy-first (V63) its 144- and 248-column
+  // rows in place of the 160-column row.
+  CHECK(h100_rows == 78);
+  CHECK(h100_rows_past == 8);
   // Attention to 10240 columns plans on the H200 as on the H100 (the same shape, sized alike).
   auto const attention = rf::detail::register_shapes(2, 8, shape_family::attention);
   for (rf::index_t cols : {8200, 10240}) {

@@ -684,12 +684,17 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
         // 0.92, 98304 0.91 -> 0.98; one element off 90001 0.76 -> 0.91-0.92 (H200: +0.14-0.15).
         padded(exchanging_once({98304, 6, 256, true, 8, false, false, 3})),
         padded_phased({131072, 4, 1024, true, 4, true, true, 1}), // r25 0.924-0.927
-        // r30 131080 / 151936 / 163840 0.829-0.835 / 0.920-0.922 / 0.916-0.921 ([0.71 / 0.79 /
-        // 0.81]: sized twins of the 262144-column row)
-        {163840, 5, 512, true, 8, true, true, 2},
-        // r31 163848 / 180224 / 196608 0.828 / 0.892 / 0.896 ([0.75 at 196608]: the 262144-column
-        // row)
-        {196608, 6, 256, true, 16, true, true, 3},
+        // r30's 5 x 512 in 8 under two (131080 / 151936 / 163840 0.83 / 0.92 / 0.92 staged
+        // persistent) one cluster a row tile, read straight, padded, exchanging once since V63
+        // (seventy-first session, H100; round 52: 0.890 / 0.939 / 0.971 at 131080 / 147456 /
+        // 163840): rowfuse-bench fp16 / bf16 131080 0.86 -> 0.90, 147456 0.91 / 0.90 -> 0.94 /
+        // 0.93, 163840 0.92 -> 0.97; one element off 150001 0.69 / 0.68 -> 0.87 / 0.86.
+        padded(exchanging_once({163840, 5, 512, true, 8, false, false, 2})),
+        // r31's 6 x 256 in 16 staged persistent until V63 (163848 / 180224 / 196608 0.83 / 0.89 /
+        // 0.90 in rowfuse-bench): round 52's 12 x 128 in 16 under four, one cluster a row tile
+        // (0.937 / 0.974 / 0.983; 6 x 256 so 0.84 / 0.90 / 0.94): 0.95 / 0.97 / 0.98; one element
+        // off 170001 / 190001 +0.01.
+        padded(exchanging_once({196608, 12, 128, true, 16, false, false, 4})),
         // The same shape as softmax's (sixty-eighth session, H100, against 8 x 256 in 16 staged
         // persistent): fp16 / bf16 262144 0.911 -> 0.945 / 0.947, 229376 0.851 -> 0.911, 196616
         // 0.735 -> 0.853; off the grid 200003 +0.03-0.04.
@@ -777,10 +782,22 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         on_h100_too(for_wide_memory_phased(padded(exchanging_once(
             {114688, 7, 256, true, 8, false, false, 3})))), // 0.786 / 0.804 ([0.687 / 0.761])
 
+        // The H100's rows at 163840 and 196608 columns until V63 (seventy-first session), which an
+        // H200 plans from at 131073-196608 columns, on the grid and off it: V63's rows are untimed
+        // there (V57 on an H200: 5 x 256 in 16 under three lost 0.03-0.07 to the first at
+        // 131080-163840).
+        for_wide_memory_phased({163840, 5, 512, true, 8, true, true, 2}),
+        for_wide_memory_phased({196608, 6, 256, true, 16, true, true, 3}),
+
         // Round 44 (forty-eighth session), as softmax's.
         for_wide_memory({64, 2, 256, false, 1, false, true, 4}),
         on_h100_past(for_wide_memory({96, 3, 256, false, 1, false, false, 4}),
                      64), // 0.871 ([0.690])
+                          // The 256-column row to 248 columns on an H100 (V61, seventy-first
+                          // session, fp16 / bf16: 200 0.90 / 0.89 -> 1.00, 224 0.94 -> 1.01, 248
+                          // 0.97 -> 0.99-1.00); at 256 the H100's 512-column row (2 packs on 16
+                          // lanes) stays, 0.02 over this one's 4 on 8 (V57).
+        on_h100_past(for_wide_memory(padded({248, 4, 128, false, 1, false, false, 8})), 192),
         for_wide_memory(padded({256, 4, 128, false, 1, false, false, 8})),
         on_h100_past(for_wide_memory({320, 5, 128, false, 1, false, false, 8}),
                      256), // 0.842 at 264 ([0.543])
@@ -799,9 +816,12 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
 
         // Round 45 (forty-eighth session), rowfuse-bench on round 44's rows in brackets. The
         // 192-column row padded (sixtieth session, rowfuse-bench callQpad1: 168-192 +0.03-0.06);
-        // the 160-column row padded lost 0.04-0.24 at 136-160.
-        on_h100_past(for_wide_memory({160, 5, 128, false, 1, false, false, 8}),
-                     128), // 0.939 ([0.57])
+        // the 160-column row padded lost 0.04-0.24 at 136-160. On an H100 (V61-V63, seventy-first
+        // session, fp16 / bf16) its 5 packs on 4 lanes ran 136 / 144 / 152 / 160 at 0.72 / 0.99 /
+        // 0.59 / 0.98 and the 192-column row's 3 on 8 at 0.92 / 0.95 / 0.95 / 0.99: the H100 takes
+        // that shape at 144 alone.
+        on_h100_past(for_wide_memory({144, 5, 128, false, 1, false, false, 8}), 136),
+        for_wide_memory({160, 5, 128, false, 1, false, false, 8}), // 0.939 ([0.57])
         on_h100_past(for_wide_memory(padded({192, 3, 256, false, 1, false, false, 4})),
                      128), // 0.871 ([0.68])
         on_h100_past(for_wide_memory({448, 7, 128, false, 1, true, false, 5}),
@@ -926,6 +946,10 @@ inline constexpr register_shape rmsnorm_16bit_h100[] = {
     // r31 81928 / 90112 / 98304 0.931 / 0.965 / 0.977, 32 bytes spilled (0.89 at 98304 on the
     // 131072-column row).
     {98304, 6, 256, true, 8, false, false, 3},
+    // Round 52 (seventy-first session) 0.970 (0.944 on the row after it): rowfuse-bench V63 fp16 /
+    // bf16 106496 / 114688 0.91 / 0.90 -> 0.93, 0.94 -> 0.97 / 0.96. Rows off the grid keep the row
+    // after it (an H200 plans them there too).
+    phased_elsewhere({114688, 7, 256, true, 8, false, false, 2}),
     {131072, 8, 256, true, 8, false, false, 2}, // r6 0.978 (8 x 128 in 16: 0.970)
     // r30 131080 / 151936 / 163840 0.903-0.904 / 0.889-0.895 / 0.873 (the 262144-column row's
     // sized twins: 0.73 / 0.81 / 0.85 in rowfuse-bench; 10 x 512 in 4 ran 0.93 / 0.96 at 151936 /
@@ -933,7 +957,12 @@ inline constexpr register_shape rmsnorm_16bit_h100[] = {
     {163840, 5, 512, true, 8, true, true, 1},
     // r31 163848 / 180224 / 196608 0.857 / 0.915 / 0.941, 32 bytes spilled (0.82 at 196608).
     {196608, 6, 256, true, 16, false, false, 3},
-    {262144, 8, 256, true, 16, false, false, 2}, // r6 0.931 (8 x 512 in 8: 0.913)
+    // 8 x 256 in 16 under two, one cluster a row tile (r6 0.931) until V63 (seventy-first
+    // session): round 52's 4 x 512 in 16 on a persistent grid 0.966 (0.941 / 0.956 so);
+    // rowfuse-bench fp16 / bf16 196616 0.82 / 0.81 -> 0.86 / 0.85, 229376 0.88 -> 0.92, 262144 0.94
+    // -> 0.95; one element off 200003 -0.02, 229377 +0.01-0.02, 262143 +0.03-0.04 (its phased
+    // kernel spills 8 bytes). An H200 plans its phased kernel at 196616-262144 too, untimed there.
+    {262144, 4, 512, true, 16, false, true, 2},
 };
 
 /// RMSNorm over 16-bit inputs: rmsnorm_16bit_h100 and, for devices of wide memory, the shapes
