@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-52) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-53) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -1517,6 +1517,28 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
                shape<6, 256, true, 16, 2>{}, shape<6, 512, true, 8, 2>{},
                shape<6, 512, true, 8, 1>{}, shape<12, 128, true, 16, 4>{},
                shape<3, 1024, true, 8, 1>{}, shape<6, 1024, true, 4, 1>{});
+    }
+  }
+#elif ROW_SHAPES_ROUND == 53
+  // Round 53 (seventy-first session): on an H100, round 52's forms (one cluster a row tile, read
+  // straight, under caps; twelve packs of 128 threads) at the 16-bit softmax and log-softmax widths
+  // still under 0.97: softmax 81928 and 131080-196608, log-softmax 24576, 81928 and 262144. Each
+  // table's row first. Built padded and exchanging once, as those tables' cluster rows are.
+  if constexpr (wide) {
+    sweep<T>(opname, op, {81928, 90112, 98304}, shape<6, 128, true, 16, 1>{},
+             shape<6, 256, true, 8, 3>{}, shape<12, 128, true, 8, 4>{}, shape<3, 512, true, 8, 2>{});
+    if constexpr (ROW_SHAPES_PART == 10) {
+      sweep<T>(opname, op, {20488, 24576}, shape<6, 512, true, 1, 2>{}, shape<6, 256, true, 2, 3>{},
+               shape<12, 128, true, 2, 4>{}, shape<3, 1024, true, 1, 1>{});
+      sweep<T>(opname, op, {229376, 262144}, shape<8, 256, true, 16, 3>{},
+               shape<4, 512, true, 16, 2>{}, shape<8, 512, true, 8, 2>{},
+               shape<4, 1024, true, 8, 1>{});
+    } else {
+      sweep<T>(opname, op, {131080, 147456, 163840}, shape<5, 256, true, 16, 1>{},
+               shape<5, 512, true, 8, 2>{}, shape<10, 128, true, 16, 4>{},
+               shape<10, 256, true, 8, 2>{}, shape<5, 256, true, 16, 3>{});
+      sweep<T>(opname, op, {163848, 180224, 196608}, shape<6, 256, true, 16, 3>{},
+               shape<12, 128, true, 16, 4>{}, shape<6, 512, true, 8, 2>{});
     }
   }
 #elif ROW_SHAPES_ROUND == 10

@@ -510,9 +510,12 @@ inline constexpr register_shape softmax_16bit_h100[] = {
     phased_capped({163840, 5, 256, true, 16, false, false, 1}, 4),
     // r31 163848 / 180224 / 196608 0.852 / 0.904 / 0.931 (the 262144-column row: 0.87 at 196608)
     // on 6 x 256 in 16, persistent under no cap; in the form of the 262144-column row below since
-    // V57 (seventieth session, H100, rowfuse-bench fp16 / bf16): 163848 0.86 -> 0.92 / 0.91, 196608
-    // 0.93 -> 0.975 / 0.970; one element off 190001 -0.002 / -0.008 (H200: -0.011 / -0.018).
-    padded(exchanging_once({196608, 6, 256, true, 16, false, false, 3})),
+    // V57 (seventieth session, H100, rowfuse-bench fp16 / bf16: 163848 0.86 -> 0.92 / 0.91, 196608
+    // 0.93 -> 0.975 / 0.970); 12 x 128 in 16 under four since V64 (seventy-first session, round 53
+    // 0.980 / 0.993 / 0.994; rowfuse-bench): 163848 0.92 / 0.91 -> 0.99 / 0.98, 180224 0.95 / 0.94
+    // -> 0.99, 196608 0.97 -> 0.99; one element off 170001 / 190001 +0.05-0.08 / +0.05-0.06. An
+    // H200 plans its phased kernel at 163848-196615 too, untimed there.
+    padded(exchanging_once({196608, 12, 128, true, 16, false, false, 4})),
     // QuACK's shape: 8 x 256 in 16 under a cap of three, one cluster a row tile, padded, exchanging
     // once (sixty-eighth session, H100, rowfuse-bench against the row it replaced, 8 x 512 in 8
     // staged persistent): fp16 / bf16 262144 0.941 -> 0.981 / 0.978, 229376 0.937 -> 0.970,
@@ -659,8 +662,11 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
         // r30 18432 / 20480 0.991 / 0.987-0.990 ([0.86 / 0.90]: sized twins of 4 x 512 in 2)
         {20480, 5, 512, true, 1, true, false, 2},
         // r31 20488 / 22528 / 24576 0.939 / 0.959 / 0.957, 24 bytes spilled ([0.76 / - / 0.84]:
-        // the 32768-column row)
-        {24576, 6, 512, true, 1, true, false, 2},
+        // the 32768-column row), staged until V64 (seventy-first session, H100; round 53 read
+        // straight 0.985 / 0.985 at 20488 / 24576, staged 0.945 / 0.955): rowfuse-bench fp16 /
+        // bf16 20488 0.95 / 0.96 -> 0.996 / 0.99, 24576 0.95 / 0.97 -> 0.99 / 0.98; one element off
+        // 22001 0.73 / 0.75 -> 0.81 / 0.83.
+        padded({24576, 6, 512, true, 1, false, false, 2}),
         // r10 0.977 (softmax's: 0.895)
         // Not sized (twenty-ninth session, H200: 16392-40960 lost 0.03-0.04 on three warps a
         // block).
@@ -681,8 +687,12 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
         // r31 81928 / 90112 / 98304 0.846 / 0.923 / 0.918 ([0.85 at 98304]: the 131072-column row)
         // staged persistent under two; one cluster a row tile under three, padded, exchanging once
         // since V57 (seventieth session, H100, rowfuse-bench fp16 / bf16): 81928 0.86 -> 0.93 /
-        // 0.92, 98304 0.91 -> 0.98; one element off 90001 0.76 -> 0.91-0.92 (H200: +0.14-0.15).
-        padded(exchanging_once({98304, 6, 256, true, 8, false, false, 3})),
+        // 0.92, 98304 0.91 -> 0.98; one element off 90001 0.76 -> 0.91-0.92 (H200: +0.14-0.15). 12
+        // x 128 in 8 under four since V64 (seventy-first session, round 53 0.982 / 0.990 / 0.991 at
+        // 81928 / 90112 / 98304): 81928 0.92 -> 0.99-1.00, 90112 0.95 -> 0.98-0.99, 98304 +0.01;
+        // one element off 90001 / 98303 +0.02-0.05. An H200 plans its phased kernel at 81928-98311
+        // too, untimed there.
+        padded(exchanging_once({98304, 12, 128, true, 8, false, false, 4})),
         padded_phased({131072, 4, 1024, true, 4, true, true, 1}), // r25 0.924-0.927
         // r30's 5 x 512 in 8 under two (131080 / 151936 / 163840 0.83 / 0.92 / 0.92 staged
         // persistent) one cluster a row tile, read straight, padded, exchanging once since V63
@@ -788,6 +798,9 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         // 131080-163840).
         for_wide_memory_phased({163840, 5, 512, true, 8, true, true, 2}),
         for_wide_memory_phased({196608, 6, 256, true, 16, true, true, 3}),
+        // Likewise its 24576-column block row staged, as before V64 (seventy-first session), which
+        // an H200 plans from at 20488-24583.
+        for_wide_memory_phased({24576, 6, 512, true, 1, true, false, 2}),
 
         // Round 44 (forty-eighth session), as softmax's.
         for_wide_memory({64, 2, 256, false, 1, false, true, 4}),
