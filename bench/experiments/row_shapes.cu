@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-53) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-54) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -1540,6 +1540,19 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
       sweep<T>(opname, op, {163848, 180224, 196608}, shape<6, 256, true, 16, 3>{},
                shape<12, 128, true, 16, 4>{}, shape<6, 512, true, 8, 2>{});
     }
+  }
+#elif ROW_SHAPES_ROUND == 54
+  // Round 54 (seventy-first session): on an H100, rmsnorm 16-bit where it stays under 0.97: the
+  // widths just past 98304 and 196608 (V63's 7 x 256 in 8 and 4 x 512 in 16 persistent first) and
+  // at 24576 / 24584 (the 32768-column row's 4 x 1024 first), on shapes one cluster a row tile.
+  if constexpr (wide) {
+    sweep<T>(opname, op, {98312, 106496}, shape<7, 256, true, 8, 2>{}, shape<4, 512, true, 8, 2>{},
+             shape<7, 512, true, 4, 1>{}, shape<14, 128, true, 8, 4>{});
+    sweep<T>(opname, op, {196616, 229376}, shape<4, 512, true, 16, 2>{},
+             shape<7, 256, true, 16, 2>{}, shape<14, 128, true, 16, 4>{},
+             shape<7, 512, true, 8, 1>{});
+    sweep<T>(opname, op, {24576, 24584}, shape<4, 1024, true, 1, 1>{}, shape<6, 512, true, 1, 2>{},
+             shape<6, 256, true, 2, 3>{}, shape<12, 128, true, 2, 4>{}, shape<7, 512, true, 1, 2>{});
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,

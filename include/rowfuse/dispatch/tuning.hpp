@@ -506,8 +506,11 @@ inline constexpr register_shape softmax_16bit_h100[] = {
     // the aligned kernel has 95 and five; capped, 96 and five, no spill.
     phased_capped({131072, 8, 128, true, 16, false, false, 1}, 5), // r6 0.973, r25 0.975
     // r30 131080 / 151936 / 163840 0.890 / 0.952 / 0.975-0.979 (the 262144-column row on its own
-    // threads: 0.66 / 0.74 / 0.77 in rowfuse-bench).
-    phased_capped({163840, 5, 256, true, 16, false, false, 1}, 4),
+    // threads: 0.66 / 0.74 / 0.77 in rowfuse-bench). Padded since V65 (seventy-first session,
+    // H100, rowfuse-bench fp16 / bf16): 131080 0.89 -> 0.93 / 0.92, 147456 0.94 / 0.93 -> 0.96,
+    // 163840 0.97 -> 0.98. Exchanging once too (V64) took 131080 to 0.96 but its phased kernel
+    // lost 0.10 at 150001 (fp16).
+    padded(phased_capped({163840, 5, 256, true, 16, false, false, 1}, 4)),
     // r31 163848 / 180224 / 196608 0.852 / 0.904 / 0.931 (the 262144-column row: 0.87 at 196608)
     // on 6 x 256 in 16, persistent under no cap; in the form of the 262144-column row below since
     // V57 (seventieth session, H100, rowfuse-bench fp16 / bf16: 163848 0.86 -> 0.92 / 0.91, 196608
@@ -544,6 +547,10 @@ inline constexpr auto softmax_16bit = with_wide_memory_rows(
         on_h100_too(
             for_wide_memory(padded({512, 4, 256, false, 1, false, false, 1}))), // 0.998 ([0.922])
         for_wide_memory({16384, 16, 128, true, 1, true, false, 1}),             // 0.975 ([0.893])
+        // The H100's 163840-column row unpadded, as before V65 (seventy-first session), for an
+        // H200, which plans from it at 131073-163840 columns: the padded row is untimed there. Rows
+        // off the grid take the H100 row's phased kernel, which V65 did not change.
+        for_wide_memory(phased_capped({163840, 5, 256, true, 16, false, false, 1}, 4)),
 
         // Round 48 (forty-ninth session): four packs a lane at 193-256 columns, 0.982 ([0.921]);
         // rowfuse-bench 0.82-0.94 -> 0.87-0.98 (call11). At 97-128 the same rows lost 0.2 at 120.
