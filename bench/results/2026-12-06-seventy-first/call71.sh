@@ -2,7 +2,7 @@
 # call71.sh: on the device, carrying .device-carry/s73 (rfb-M: main at e285f24, the seventieth
 # session's baseline; rfb-N: main at 3dcf886; rfb-V61, rfb-V62: N with log-softmax's narrow rows
 # changed, prepare-variants.sh over /work/var/s67/V61 and V62; rs-10-p1o1 and rs-3-p0o0:
-# build-r52.sh). Every rowfuse-bench build is checked against unfused before timing
+# build-round.sh 52). Every rowfuse-bench build is checked against unfused before timing
 # (../2026-12-02-fifty-fourth/run1.sh), two passes interleaved, fp16 and bf16.
 # On an H100: row_shapes round 52, then N against V61 and V62 at log-softmax's 128-264 columns.
 # On an H200: M against N where V59 and V60 (enabled on main, timed on an H100 only) move an H200's

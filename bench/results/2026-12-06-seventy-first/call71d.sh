@@ -1,5 +1,5 @@
 #!/bin/bash
-# call71d.sh: on the device, carrying .device-carry/s76: row_shapes.cu round 53 (build-r53.sh),
+# call71d.sh: on the device, carrying .device-carry/s76: row_shapes.cu round 53 (build-round.sh 53),
 # one line a case (ratio to a copy timed in the same process) into $OUT/r53.tgz and stdout.
 cd "$(dirname "$0")"; C=$PWD/../../../.device-carry/s76; d=/tmp/r53; mkdir -p $d
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $d/device.txt

@@ -1,5 +1,5 @@
 #!/bin/bash
-# call71g.sh: on either card, carrying .device-carry/s79: row_shapes.cu round 54 (build-r54.sh:
+# call71g.sh: on either card, carrying .device-carry/s79: row_shapes.cu round 54 (build-round.sh 54:
 # rs-3-p0o0), then M2 (main at 763310c) against V65 (M2 with softmax's 16-bit 163840-column row
 # padded) in rowfuse-bench, fp16 and bf16, every build checked against unfused first
 # (../2026-12-02-fifty-fourth/run1.sh), two passes interleaved. $OUT/r54.tgz, $OUT/callV65.tgz.
