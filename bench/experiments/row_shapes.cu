@@ -7,7 +7,7 @@
 //   nvcc -std=c++20 -arch=sm_90 -O3 --expt-relaxed-constexpr --extended-lambda -Iinclude \
 //     -DROW_SHAPES_PART=0 bench/experiments/row_shapes.cu src/*.cpp -o /tmp/row_shapes0
 // ROW_SHAPES_PART picks one (op, type) family per binary, so that the parts compile in parallel;
-// ROW_SHAPES_ROUND (1-54) the set of shapes and widths (see all_shapes). Parts: 0 softmax
+// ROW_SHAPES_ROUND (1-55) the set of shapes and widths (see all_shapes). Parts: 0 softmax
 // fp16, 1 layernorm fp16, 2 softmax fp32, 3 rmsnorm fp16, 4 layernorm fp32, 5 rmsnorm fp32; the
 // backward ops (rounds 5, 21, 22): 6 softmax_backward fp16, 7 softmax_backward fp32,
 // 8 log_softmax_backward fp16, 9 log_softmax_backward fp32; 10 log_softmax fp16; the norms'
@@ -1553,6 +1553,25 @@ template <class T, class MakeOp> void all_shapes(char const* opname, MakeOp cons
              shape<7, 512, true, 8, 1>{});
     sweep<T>(opname, op, {24576, 24584}, shape<4, 1024, true, 1, 1>{}, shape<6, 512, true, 1, 2>{},
              shape<6, 256, true, 2, 3>{}, shape<12, 128, true, 2, 4>{}, shape<7, 512, true, 1, 2>{});
+  }
+#elif ROW_SHAPES_ROUND == 55
+  // Round 55 (seventy-first session): on an H100, layernorm 16-bit just past the rows whose widths
+  // it fills in part (20488, 81928 and 163848 at 0.83-0.89 in rowfuse-bench) and at those rows'
+  // next widths, gamma and beta held (the row read back from its staging slot: staged shapes
+  // only); the shape of the row that takes each width first.
+  if constexpr (wide && ROW_SHAPES_PART == 1) {
+    sweep<T>(opname, op, {20488, 24576}, with_columns<held>(shape<6, 256, true, 2, 2>{}),
+             with_columns<held>(shape<6, 512, true, 1, 1>{}),
+             with_columns<held>(shape<3, 1024, true, 1, 1>{}),
+             with_columns<held>(shape<6, 128, true, 4, 4>{}));
+    sweep<T>(opname, op, {81928, 98304}, with_columns<held>(shape<8, 512, true, 4, 1>{}),
+             with_columns<held>(shape<6, 256, true, 8, 2>{}),
+             with_columns<held>(shape<6, 512, true, 4, 1>{}),
+             with_columns<held>(shape<3, 1024, true, 4, 1>{}),
+             with_columns<held>(shape<6, 128, true, 16, 4>{}));
+    sweep<T>(opname, op, {163848, 196608}, with_columns<held>(shape<6, 512, true, 8, 1>{}),
+             with_columns<held>(shape<6, 256, true, 16, 2>{}),
+             with_columns<held>(shape<3, 1024, true, 8, 1>{}));
   }
 #elif ROW_SHAPES_ROUND == 10
   // Round 10: where log-softmax trails softmax on softmax's rows (16-bit 2048 and 16384-262144,

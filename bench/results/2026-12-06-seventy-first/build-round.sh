@@ -6,6 +6,7 @@
 #   build-round.sh 52 .device-carry/s73 10-1-1 3-0-0   (log-softmax, rmsnorm)
 #   build-round.sh 53 .device-carry/s76 10-1-1 0-1-1   (log-softmax, softmax)
 #   build-round.sh 54 .device-carry/s78 3-0-0          (rmsnorm)
+#   build-round.sh 55 .device-carry/s82 1-0-0          (layernorm)
 T=$(cd "$(dirname "$0")/../../.." && pwd); round=$1; O=$2; shift 2; mkdir -p $O
 for spec in "$@"; do
   IFS=- read part pads once <<< "$spec"
