@@ -709,8 +709,8 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
         padded(exchanging_once({163840, 5, 512, true, 8, false, false, 2})),
         // r31's 6 x 256 in 16 staged persistent until V63 (163848 / 180224 / 196608 0.83 / 0.89 /
         // 0.90 in rowfuse-bench): round 52's 12 x 128 in 16 under four, one cluster a row tile
-        // (0.937 / 0.974 / 0.983; 6 x 256 so 0.84 / 0.90 / 0.94): 0.95 / 0.97 / 0.98; one element
-        // off 170001 / 190001 +0.01.
+        // (0.937 / 0.974 / 0.983; V57's 6 x 256 in that form 0.84 / 0.90 / 0.94): 0.95 / 0.97 /
+        // 0.98; one element off 170001 / 190001 +0.01.
         padded(exchanging_once({196608, 12, 128, true, 16, false, false, 4})),
         // The same shape as softmax's (sixty-eighth session, H100, against 8 x 256 in 16 staged
         // persistent): fp16 / bf16 262144 0.911 -> 0.945 / 0.947, 229376 0.851 -> 0.911, 196616
@@ -813,10 +813,10 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         for_wide_memory({64, 2, 256, false, 1, false, true, 4}),
         on_h100_past(for_wide_memory({96, 3, 256, false, 1, false, false, 4}),
                      64), // 0.871 ([0.690])
-                          // The 256-column row to 248 columns on an H100 (V61, seventy-first
-                          // session, fp16 / bf16: 200 0.90 / 0.89 -> 1.00, 224 0.94 -> 1.01, 248
-                          // 0.97 -> 0.99-1.00); at 256 the H100's 512-column row (2 packs on 16
-                          // lanes) stays, 0.02 over this one's 4 on 8 (V57).
+
+        // The 256-column row to 248 columns on an H100 (V61, seventy-first session, fp16 / bf16:
+        // 200 0.90 / 0.89 -> 1.00, 224 0.94 -> 1.01, 248 0.97 -> 0.99-1.00); at 256 the H100's
+        // 512-column row (2 packs on 16 lanes) stays, 0.02 over this one's 4 on 8 (V57).
         on_h100_past(for_wide_memory(padded({248, 4, 128, false, 1, false, false, 8})), 192),
         for_wide_memory(padded({256, 4, 128, false, 1, false, false, 8})),
         on_h100_past(for_wide_memory({320, 5, 128, false, 1, false, false, 8}),
@@ -978,10 +978,11 @@ inline constexpr register_shape rmsnorm_16bit_h100[] = {
     // r31 163848 / 180224 / 196608 0.857 / 0.915 / 0.941, 32 bytes spilled (0.82 at 196608).
     {196608, 6, 256, true, 16, false, false, 3},
     // 8 x 256 in 16 under two, one cluster a row tile (r6 0.931) until V63 (seventy-first
-    // session): round 52's 4 x 512 in 16 on a persistent grid 0.966 (0.941 / 0.956 so);
-    // rowfuse-bench fp16 / bf16 196616 0.82 / 0.81 -> 0.86 / 0.85, 229376 0.88 -> 0.92, 262144 0.94
-    // -> 0.95; one element off 200003 -0.02, 229377 +0.01-0.02, 262143 +0.03-0.04 (its phased
-    // kernel spills 8 bytes). An H200 plans its phased kernel at 196616-262144 too, untimed there.
+    // session): round 52's 4 x 512 in 16 on a persistent grid 0.966 (8 x 256 in 16: 0.941, and
+    // 0.956 persistent); rowfuse-bench fp16 / bf16 196616 0.82 / 0.81 -> 0.86 / 0.85, 229376 0.88
+    // -> 0.92, 262144 0.94 -> 0.95; one element off 200003 -0.02, 229377 +0.01-0.02, 262143
+    // +0.03-0.04 (its phased kernel spills 8 bytes). An H200 plans its phased kernel at
+    // 196616-262144 too, untimed there.
     {262144, 4, 512, true, 16, false, true, 2},
 };
 
