@@ -741,8 +741,12 @@ TEST_CASE("rows of five and six packs: the 16-bit widths between the powers of t
       auto const& shape = shapes[std::size_t(p.shape)];
       bool const five = std::ranges::find(five_packs, cols) != five_packs.end();
       bool const six = std::ranges::find(six_packs, cols) != six_packs.end();
+      // The 3/4 rows of twelve packs of 128 threads (above) hold what six of 256 would.
+      bool const twelve = (name == "log_softmax" &&
+                           (cols == 81928 || cols == 98304 || cols == 163848 || cols == 196608)) ||
+                          (name == "softmax" && (cols == 163848 || cols == 196608));
       CHECK((shape.packs == 5) == five);
-      CHECK((shape.packs == 6 || shape.packs == 12) == six);
+      CHECK((shape.packs == (twelve ? 12 : 6)) == six);
       if (!five && !six)
         continue;
       // Its capacity is 5/8 (3/4) of a power of two, and the width past half of it.
