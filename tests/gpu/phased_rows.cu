@@ -302,6 +302,60 @@ TEST_CASE("phased rows: layernorm's 16-bit gamma and beta from copies at each ph
   }
 }
 
+// rmsnorm's 16-bit gamma on phased rows comes from copies at each phase of the pack grid on its
+// cluster kernels under caps of one or two blocks (rmsnorm::copies_at_phases_on), in place on the
+// rows of one phase there and on every other kernel. x one element off its grid, gamma at its own
+// offset, rows of one phase and of several: each way against the reference on every plan.
+template <class T>
+void check_rmsnorm_at_phases(long cols, long ld, long gamma_offset, std::mt19937& rng) {
+  long const rows = persistent_rows_for(cols), offset = 1;
+  CAPTURE(cols);
+  CAPTURE(ld);
+  CAPTURE(gamma_offset);
+  std::size_t const size = std::size_t(offset + rows * ld + 8);
+  test::mirrored<T> x(size), y(size), y_ref(size), gamma(std::size_t(cols + 8));
+  test::fill_uniform(x.host, rng);
+  test::fill_uniform(gamma.host, rng, 0.5f, 1.5f);
+  x.upload();
+  gamma.upload();
+  auto const exact = rf::reference::rmsnorm(
+      rf::load(static_cast<T const*>(x.h(offset)), rows, cols, ld), rf::store(y_ref.h(offset), ld),
+      rf::affine(static_cast<T const*>(gamma.h(gamma_offset))), 1e-6f);
+  auto const call = [&](rf::launch_options options) {
+    return rf::rmsnorm(
+        rf::load(static_cast<T const*>(x.d(offset)), rows, cols, ld), rf::store(y.d(offset), ld),
+        rf::affine(static_cast<T const*>(gamma.d(gamma_offset))), 1e-6f, nullptr, nullptr, options);
+  };
+  CHECK(call({rf::engine_kind::automatic, 0, true}).phased);
+  double const absolute = norm_test::absolute_term(exact);
+  test::for_each_plan([&](rf::launch_options options) {
+    if (options.dry_run)
+      return call(options);
+    test::poison(y.host);
+    y.upload();
+    rf::plan const p = call(options);
+    test::sync_and_check();
+    INFO(rf::explain(p));
+    check_norm_output(y.download(), exact, rows, cols, ld, offset, absolute);
+    return p;
+  });
+}
+
+TEST_CASE("phased rows: rmsnorm's 16-bit gamma from copies at each phase or in place") {
+  std::mt19937 rng(25);
+  // Cluster rows that take the copies (53001 and 150001: caps of two and one; 240001: a persistent
+  // grid), one under a cap of three that reads in place (90001), and a row of one block (4097).
+  for (long cols : {4097L, 53001L, 90001L, 150001L, 240001L}) {
+    long const one_phase = (cols + 1 + 7) / 8 * 8; // ld a multiple of 8: every row at one phase
+    for (long ld : {cols + 1, one_phase}) {
+      // gamma on the grid at the rows' phase (7 elements in: in place where the rows share it),
+      // and off it.
+      check_rmsnorm_at_phases<__half>(cols, ld, 7, rng);
+      check_rmsnorm_at_phases<__nv_bfloat16>(cols, ld, 2, rng);
+    }
+  }
+}
+
 TEST_CASE("phased rows: the residual block, its bias at every offset from the rows' phase") {
   // bias -> dropout -> + residual -> tee -> layernorm, x, the residual, the tee'd sum h and y
   // sharing one layout off the grid and the bias vector at offsets that put it on and off each

@@ -12,7 +12,7 @@ template <int N> constexpr index_t phase_copy_stride(index_t cols) {
   return (cols + 2 * N - 2) / N * N;
 }
 
-/// A per-column operand (layernorm's gamma or beta) copied once per call at each of the N element
+/// A per-column operand (a norm's gamma or beta) copied once per call at each of the N element
 /// offsets from the grid of N-element packs. A phased row (engine/phased_row.cuh) starts its packs
 /// at its own first column on the input's grid, which moves from row to row where ld is not a
 /// multiple of N, so the operand's pack at a column is off the operand's grid in most rows; the

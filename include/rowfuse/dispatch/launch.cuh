@@ -174,7 +174,15 @@ void launch_register(plan& p, Op const& op, Load const& load, Store const& store
   int group_log2 = 0;
   while ((1 << group_log2) < p.group)
     ++group_log2;
-  launch(p, kernel, stream, op, load, store, p.rows, p.cols, group_log2);
+  // A phased kernel that reads gamma and beta at each phase (engine::takes_copies_at_phases) gets
+  // them in a workspace filled before it on the same stream, freed after it in the stream's order.
+  if constexpr (Config::phased && reads_affine_at_phases<Op>) {
+    affine_copied_at_phases<Config::pack, Op> const copied(
+        op, load.input, stream, p, engine::takes_copies_at_phases<Op, Config>());
+    launch(p, kernel, stream, copied.op(), load, store, p.rows, p.cols, group_log2);
+  } else {
+    launch(p, kernel, stream, op, load, store, p.rows, p.cols, group_log2);
+  }
 }
 
 template <class Config, class Op, class Load, class Store>
@@ -337,18 +345,9 @@ plan run_op(Op const& op, Load const& load_expr, Store const& store_expr, cudaSt
     return p; // rows == 0 or cols == 0 (nothing to do), or a dry run's refusal
 
   bool const launched = [&] {
-    if constexpr (engine::phased_op<Op, wide>) {
-      if (p.phased) {
-        if constexpr (reads_affine_at_phases<Op>) {
-          affine_copied_at_phases<wide, Op> const copied(op, load.input, stream, p,
-                                                         !options.dry_run);
-          return launch_for_pack<wide, Range, true>(p, copied.op(), load, store, stream,
-                                                    options.dry_run);
-        } else {
-          return launch_for_pack<wide, Range, true>(p, op, load, store, stream, options.dry_run);
-        }
-      }
-    }
+    if constexpr (engine::phased_op<Op, wide>)
+      if (p.phased)
+        return launch_for_pack<wide, Range, true>(p, op, load, store, stream, options.dry_run);
     return pack == wide
                ? launch_for_pack<wide, Range, false>(p, op, load, store, stream, options.dry_run)
                : launch_for_pack<1, Range, false>(p, op, load, store, stream, options.dry_run);

@@ -1,6 +1,6 @@
-// Host side of layernorm's gamma and beta copied at each phase of the pack grid
-// (detail::phase_copies): for a phased plan, the copies' stream-ordered workspace and the one
-// launch that fills them, before the op's kernel on the same stream.
+// Host side of the norms' gamma and beta copied at each phase of the pack grid
+// (detail::phase_copies): for a phased kernel that reads them, the copies' stream-ordered workspace
+// and the one launch that fills them, before the op's kernel on the same stream.
 #pragma once
 
 #include <algorithm>
@@ -17,8 +17,9 @@
 
 namespace rowfuse::detail {
 
-/// Ops whose phased rows read gamma and beta from copies at each phase (op.at_phases,
-/// op::norm_detail::copies_at_phases): layernorm with 2-byte gamma and beta.
+/// Ops whose phased rows may read gamma and beta from copies at each phase (op.at_phases,
+/// op::norm_detail::copies_at_phases; engine::takes_copies_at_phases says on which kernels): the
+/// norms with 2-byte gamma and beta.
 template <class Op>
 concept reads_affine_at_phases = requires(Op& op) {
   op.affine.gamma;
@@ -29,8 +30,9 @@ concept reads_affine_at_phases = requires(Op& op) {
 /// from op.at_phases: in place where every row's packs are on their grid (rows of one phase, at
 /// which they are aligned), elsewhere from copies in a workspace of this object's own, which
 /// constructing it fills by one launch on `stream`. The workspace is freed in the stream's order
-/// when this object goes away, after every kernel launched on `stream` while it lived. A dry run
-/// (`launches` false) allocates and launches nothing.
+/// when this object goes away, after every kernel launched on `stream` while it lived. With
+/// `launches` false (a dry run, or a kernel that reads them in place) it allocates and launches
+/// nothing, and op.at_phases stays empty.
 template <int N, class Op> class affine_copied_at_phases {
 public:
   template <class T>

@@ -127,6 +127,17 @@ inline constexpr bool reads_columns_off_grid<
     std::void_t<decltype(std::declval<Op const&>().template read_columns_off_grid<N>(
         index_t(0), index_t(0)))>> = true;
 
+/// Whether register_kernel<Config>'s phased rows read Op's per-column operands from copies at each
+/// phase of the pack grid (op.at_phases, detail::phase_copies), which the dispatcher makes for
+/// these kernels alone (dispatch/launch.cuh, launch_register): on the rows the op names
+/// (Op::copies_at_phases_on), or on all of them for an op that names none.
+template <class Op, class Config> constexpr bool takes_copies_at_phases() {
+  if constexpr (requires { Op::copies_at_phases_on(1, 1); })
+    return Op::copies_at_phases_on(Config::cluster_blocks, Config::min_blocks_per_sm);
+  else
+    return true;
+}
+
 /// Ops whose rows can be phased (register_config::phased, phased_row.cuh): every op without
 /// per-column operands or that reads them off their grid (the forward ops, the softmax family's
 /// and the norms' backward; a gradient_op's gradient view starts its rows as far off the grid as
@@ -613,7 +624,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     if constexpr (!reads_columns<Op, pack_width>)
       return columns_t{};
     else if constexpr (phased)
-      return op.template read_columns_off_grid<pack_width, warp_column_phases>(row_first, col0);
+      return op.template read_columns_off_grid<pack_width, warp_column_phases,
+                                               takes_copies_at_phases<Op, Config>()>(row_first,
+                                                                                     col0);
     else
       return op.template read_columns<pack_width>(col0);
   };
@@ -804,6 +817,19 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       }
     }
   };
+  // A phased row's edge elements of this lane (phased_row): edges lane, lane + group, ... (a
+  // prefix of its edges_per_lane slots, which the reductions take as a count).
+  constexpr int edges_per_lane = Config::edges_per_lane;
+  // On staged cluster rows of a forward op under a pure load chain, a row's edge elements are
+  // loaded where its packs are staged, a row ahead of their use, and held in registers: loaded at
+  // the row, their latency followed the staged packs' wait on the lanes that hold them (warp 0 of
+  // the first block), and every block of the cluster waited for those lanes at the exchange. On
+  // rows of one block the same change lost up to 0.04 of a copy (the move of the loaded edges to
+  // the row waits for their load before the next row's copies are issued), and the tee'd residual
+  // block up to 0.02 (bench/NOTES.md, seventy-second session).
+  constexpr bool edges_ahead =
+      phased && staged && !two_streams && cluster_blocks > 1 && pure_load_chain<Load>;
+  [[maybe_unused]] input_t edges_loaded_ahead[edges_ahead ? edges_per_lane : 1][1];
   auto const stage_row = [&](index_t r, int slot) {
     if constexpr (staged) {
       if (r < rows) {
@@ -814,6 +840,13 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           auto const layout = phased_row<pack_width>::at(load.input.dense_row(r), cols);
           packs = lane_packs(layout.packs);
           first_col = layout.first;
+          if constexpr (edges_ahead) {
+            ROWFUSE_UNROLL
+            for (int k = 0; k < edges_per_lane; ++k)
+              if (lane + k * group < layout.edges)
+                load.template read_input<1>(r, layout.edge_column(lane + k * group),
+                                            edges_loaded_ahead[k]);
+          }
         }
         ROWFUSE_UNROLL
         for (int p = 0; p < packs_per_thread; ++p) {
@@ -884,6 +917,14 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     };
     int const n = row_ok ? valid_packs * pack_width : 0;
 
+    // This row's edge elements loaded ahead (edges_ahead), taken before the next row's staging
+    // reloads them.
+    [[maybe_unused]] input_t edge_raw[edges_per_lane][1];
+    if constexpr (edges_ahead) {
+      ROWFUSE_UNROLL
+      for (int k = 0; k < edges_per_lane; ++k)
+        edge_raw[k][0] = edges_loaded_ahead[k][0];
+    }
     int const slot = slots == 2 ? buffer : 0;
     if constexpr (slots == 2) {
       stage_row(next_row(), slot ^ 1); // that slot was read a row ago
@@ -1004,14 +1045,11 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         }
       }
     }
-    // A phased row's edge elements of this lane (phased_row): edges lane, lane + group, ... (a
-    // prefix of its edges_per_lane slots, which the reductions take as a count), and a
-    // gradient_op's gradient elements at their columns: their loads issued with the packs',
-    // transformed after them; on a flat tile the input's read from it.
-    constexpr int edges_per_lane = Config::edges_per_lane;
+    // This lane's edge elements of a phased row, and a gradient_op's gradient elements at their
+    // columns: their loads issued with the packs' (or ahead: edges_ahead), transformed after them;
+    // on a flat tile the input's read from it.
     [[maybe_unused]] int edge_n = 0;
     [[maybe_unused]] index_t edge_col[edges_per_lane] = {};
-    [[maybe_unused]] input_t edge_raw[edges_per_lane][1];
     [[maybe_unused]] typename Load::template reads_type<1> edge_reads[edges_per_lane];
     [[maybe_unused]] gradient_element gradient_edge_raw[edges_per_lane][1];
     [[maybe_unused]] typename second_stream<Op>::template reads_type<1>
@@ -1027,7 +1065,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
               edge_raw[k][0] = tile.row(int(threadIdx.x) / group)[edge_col[k]];
             else
               load.template read_input<1>(row, edge_col[k], edge_raw[k]);
-          } else {
+          } else if constexpr (!edges_ahead) {
             load.template read_input<1>(row, edge_col[k], edge_raw[k]);
           }
           edge_reads[k] = load.template read<1>(row, edge_col[k]);

@@ -54,12 +54,11 @@ __device__ rowfuse::detail::no_state read_affine_in_place(no_affine_t const&, in
   return {};
 }
 
-/// Whether layernorm's phased rows read gamma and beta from copies at each phase of the pack grid
+/// Whether the norms' phased rows read gamma and beta from copies at each phase of the pack grid
 /// (detail::phase_copies): where both are 2-byte, whose packs off their grid take 4-5 loads and 4
-/// shifts each in place. 4-byte ones take element loads in place, which the copies did not beat;
-/// rmsnorm's gamma alone lost 0.01-0.04 of a copy to them at 1000-32767 columns (the copies' launch
-/// outweighed one operand's reads) and gained only past 65536 (bench/NOTES.md, fifty-eighth
-/// session). The backward keeps its reads in place (not timed with copies).
+/// shifts each in place. 4-byte ones take element loads in place, which the copies did not beat.
+/// layernorm reads them on every phased kernel, rmsnorm's gamma alone on the kernels of
+/// rmsnorm::copies_at_phases_on. The backward keeps its reads in place (not timed with copies).
 template <class Affine> inline constexpr bool copies_at_phases = false;
 template <class G, class B>
 inline constexpr bool copies_at_phases<affine_params<G, B>> = sizeof(G) == 2 && sizeof(B) == 2;
@@ -135,13 +134,22 @@ __device__ gamma_packs<N, G> read_gamma(affine_params<G, B> const& affine, index
 template <int N> __device__ rowfuse::detail::no_state read_gamma(no_affine_t const&, index_t) {
   return {};
 }
-/// read_gamma where col0 may be off gamma's grid (phased rows; `Phases`: the warp's), in place.
-template <int N, rowfuse::detail::column_phases Phases, class G, class B>
-__device__ gamma_packs<N, G> read_gamma_off_grid(affine_params<G, B> const& affine, index_t col0) {
-  return {rowfuse::detail::read_operand_off_grid<N, Phases>(affine.gamma, 0, col0)};
+/// read_gamma on a phased row whose packs start at row_first (`Phases`: the warp's): from the
+/// copies where the kernel takes them (`FromCopies`: rmsnorm::copies_at_phases_on, and
+/// copies_at_phases), in place elsewhere.
+template <int N, rowfuse::detail::column_phases Phases, bool FromCopies, class G, class B>
+__device__ gamma_packs<N, G>
+read_gamma_off_grid(affine_params<G, B> const& affine,
+                    affine_at_phases<affine_params<G, B>> const& copies, index_t row_first,
+                    index_t col0) {
+  if constexpr (FromCopies && copies_at_phases<affine_params<G, B>>)
+    return {copies.gamma.template read<N>(row_first, col0)};
+  else
+    return {rowfuse::detail::read_operand_off_grid<N, Phases>(affine.gamma, 0, col0)};
 }
-template <int N, rowfuse::detail::column_phases>
-__device__ rowfuse::detail::no_state read_gamma_off_grid(no_affine_t const&, index_t) {
+template <int N, rowfuse::detail::column_phases, bool>
+__device__ rowfuse::detail::no_state
+read_gamma_off_grid(no_affine_t const&, affine_at_phases<no_affine_t> const&, index_t, index_t) {
   return {};
 }
 
@@ -420,8 +428,10 @@ template <class Affine> struct layernorm {
       -> decltype(norm_detail::read_affine<N>(affine, col0)) {
     return norm_detail::read_affine<N>(affine, col0);
   }
-  /// The same on a phased row whose packs start at row_first (`Phases`: the warp's).
-  template <int N, rowfuse::detail::column_phases Phases = rowfuse::detail::column_phases::per_warp>
+  /// The same on a phased row whose packs start at row_first (`Phases`: the warp's); from the
+  /// copies at each phase (at_phases) on every phased kernel.
+  template <int N, rowfuse::detail::column_phases Phases = rowfuse::detail::column_phases::per_warp,
+            bool = true>
   __device__ auto read_columns_off_grid(index_t row_first, index_t col0) const
       -> decltype(norm_detail::read_affine_off_grid<N, Phases>(affine, at_phases, row_first,
                                                                col0)) {
@@ -482,6 +492,17 @@ template <class Affine> struct rmsnorm {
   Affine affine;
   float eps;
   float* saved_rstd;
+  norm_detail::affine_at_phases<Affine> at_phases{}; // the kernels of copies_at_phases_on only
+
+  /// Whether a phased kernel of `cluster_blocks` blocks a row under a cap of `min_blocks_per_sm`
+  /// reads gamma from copies at each phase (norm_detail::copies_at_phases): cluster rows under
+  /// caps of one or two blocks. There the copies took 16-bit rmsnorm one element off from 0.65 to
+  /// 0.88 of a copy at 140001-150001 columns; under caps of three (80 registers) they lost
+  /// 0.01-0.02 and on rows of one block 0.01-0.04 (bench/NOTES.md, fifty-eighth and seventy-second
+  /// sessions).
+  static constexpr bool copies_at_phases_on(int cluster_blocks, int min_blocks_per_sm) {
+    return cluster_blocks > 1 && min_blocks_per_sm <= 2;
+  }
 
   struct partial {
     float sum_squares;
@@ -517,11 +538,15 @@ template <class Affine> struct rmsnorm {
       -> decltype(norm_detail::read_gamma<N>(affine, col0)) {
     return norm_detail::read_gamma<N>(affine, col0);
   }
-  /// The same where col0 is off gamma's grid (phased rows; `Phases`: the warp's).
-  template <int N, rowfuse::detail::column_phases Phases = rowfuse::detail::column_phases::per_warp>
-  __device__ auto read_columns_off_grid(index_t, index_t col0) const
-      -> decltype(norm_detail::read_gamma_off_grid<N, Phases>(affine, col0)) {
-    return norm_detail::read_gamma_off_grid<N, Phases>(affine, col0);
+  /// The same on a phased row whose packs start at row_first (`Phases`: the warp's), from the
+  /// copies at each phase where the kernel takes them (`FromCopies`: copies_at_phases_on).
+  template <int N, rowfuse::detail::column_phases Phases = rowfuse::detail::column_phases::per_warp,
+            bool FromCopies = false>
+  __device__ auto read_columns_off_grid(index_t row_first, index_t col0) const
+      -> decltype(norm_detail::read_gamma_off_grid<N, Phases, FromCopies>(affine, at_phases,
+                                                                          row_first, col0)) {
+    return norm_detail::read_gamma_off_grid<N, Phases, FromCopies>(affine, at_phases, row_first,
+                                                                   col0);
   }
   template <int N, class Columns>
   __device__ void finish(float (&x)[N], stats const& s, index_t, index_t,

@@ -173,7 +173,8 @@ template <bool Centered, class Affine, class Gradient> struct norm_backward {
 
   /// gamma's (and beta's, unused) packs at col0 off their grid, on a phased row
   /// (engine/phased_row.cuh): read in place (its rows took no copies at each phase).
-  template <int N, rowfuse::detail::column_phases Phases = rowfuse::detail::column_phases::per_warp>
+  template <int N, rowfuse::detail::column_phases Phases = rowfuse::detail::column_phases::per_warp,
+            bool = false>
   __device__ auto read_columns_off_grid(index_t, index_t col0) const
       -> decltype(norm_detail::read_affine_in_place<N, Phases>(affine, col0)) {
     return norm_detail::read_affine_in_place<N, Phases>(affine, col0);
