@@ -30,8 +30,9 @@ long persistent_rows_for(long cols) {
   return cols > 32768 && !test::small_mode() ? 200 : rows_for(cols);
 }
 
-template <class T, bool Log> void check_op(long cols, layout l, std::mt19937& rng) {
-  long const rows = rows_for(cols), ld = cols + l.ld_extra;
+template <class T, bool Log> void check_op(long cols, layout l, std::mt19937& rng, long rows = 0) {
+  rows = rows > 0 ? rows : rows_for(cols);
+  long const ld = cols + l.ld_extra;
   CAPTURE(cols);
   CAPTURE(rows);
   CAPTURE(ld);
@@ -95,6 +96,17 @@ TEST_CASE("phased rows: log_softmax fp32") {
 }
 TEST_CASE("phased rows: log_softmax fp16") {
   check_layouts<__half, true>(15);
+}
+
+TEST_CASE("phased rows: log_softmax fp16 on staged persistent clusters") {
+  // Log-softmax's 16-bit rows at 65544-81920 and 114696-131072 columns are staged persistent
+  // clusters: each cluster stages its next row, and loads that row's edge elements, while it
+  // finishes one (register_kernel's edges_ahead). Rows of several phases (ld = cols + 1, + 3), more
+  // rows than an H100 holds clusters.
+  std::mt19937 rng(26);
+  for (long cols : {75001L, 120001L})
+    for (layout const l : {layout{1, 1}, layout{3, 6}})
+      check_op<__half, true>(cols, l, rng, persistent_rows_for(cols));
 }
 
 TEST_CASE("phased rows: a call bounded by cols_range runs the rows it compiled") {
@@ -289,7 +301,8 @@ void check_layernorm_at_phases(long cols, long ld, long gamma_offset, long beta_
 
 TEST_CASE("phased rows: layernorm's 16-bit gamma and beta from copies at each phase or in place") {
   std::mt19937 rng(24);
-  for (long cols : {300L, 4097L, 40001L, 100003L}) {
+  // 53001: past 40960 columns rows off the grid take the 81920-column row's phased kernel.
+  for (long cols : {300L, 4097L, 40001L, 53001L, 100003L}) {
     long const one_phase = (cols + 1 + 7) / 8 * 8; // ld a multiple of 8: every row at one phase
     for (long ld : {cols + 1, cols + 3, one_phase}) {
       // gamma and beta on the grid at the rows' phase (7 elements in: in place where the rows

@@ -555,7 +555,8 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs (in registers 
   }
   // Past 32768 columns layernorm's 16-bit tables (alone and under a store chain) read their rows
   // back from staging (held), and so do their phased rows: each takes the row its whole packs
-  // take aligned (40001 and 50257 columns, and 100003 columns).
+  // take aligned (40001 and 50257 columns, and 100003 columns), but the op alone's 65536-column
+  // row, whose phased plans take the 81920-column row's kernel (phased_elsewhere: at 50257).
   for (shape_family family : {shape_family::layernorm, shape_family::layernorm_store_chain}) {
     CAPTURE(int(family));
     auto const shapes = rf::detail::register_shapes(2, 8, family);
@@ -568,7 +569,13 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs (in registers 
                                                      rf::engine_kind::automatic, h100, shapes);
       CHECK(p.phased);
       CHECK(p.engine == rf::engine_kind::cluster_rows);
-      CHECK(p.shape == aligned.shape);
+      CHECK(shapes[std::size_t(p.shape)].columns == rf::tuning::column_placement::held);
+      bool const passed_by = shapes[std::size_t(aligned.shape)].phased_passes_by;
+      CHECK(passed_by == (family == shape_family::layernorm && cols == 50257));
+      if (passed_by)
+        CHECK(shapes[std::size_t(p.shape)].max_cols == 81920);
+      else
+        CHECK(p.shape == aligned.shape);
     }
     // A call whose cols_range left that row's kernels out: not phased, and the plan says why.
     auto const none = std::make_unique<bool[]>(shapes.size()); // every row false
