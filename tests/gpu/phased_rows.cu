@@ -248,6 +248,33 @@ void check_norm_output(std::vector<T> const& got, std::vector<double> const& exa
   CHECK(-1 == test::written_outside(got, rows, cols, ld, offset));
 }
 
+struct no_step {
+  void operator()() const {}
+};
+
+/// A norm's `call` into `y` (launch_options -> plan), phased, against the reference on every plan:
+/// the output poisoned (and `reset` run) before each run, `also` checked after it.
+template <class T, class Call, class Reset = no_step, class Also = no_step>
+void check_phased_norm(Call const& call, test::mirrored<T>& y, std::vector<double> const& exact,
+                       long rows, long cols, long ld, long offset, Reset const& reset = {},
+                       Also const& also = {}) {
+  CHECK(call({rf::engine_kind::automatic, 0, true}).phased);
+  double const absolute = norm_test::absolute_term(exact);
+  test::for_each_plan([&](rf::launch_options options) {
+    if (options.dry_run)
+      return call(options);
+    test::poison(y.host);
+    y.upload();
+    reset();
+    rf::plan const p = call(options);
+    test::sync_and_check();
+    INFO(rf::explain(p));
+    check_norm_output(y.download(), exact, rows, cols, ld, offset, absolute);
+    also();
+    return p;
+  });
+}
+
 // layernorm's 16-bit gamma and beta on phased rows come from copies at each phase of the pack grid
 // (detail::phase_copies), or are read in place where every row's packs are on their grid (rows of
 // one phase, at which they are aligned). x one element off its grid, gamma and beta at their own
@@ -284,19 +311,7 @@ void check_layernorm_at_phases(long cols, long ld, long gamma_offset, long beta_
                          rf::store(y.d(offset), ld), affine_on(on_device), 1e-5f, nullptr, {},
                          options);
   };
-  CHECK(call({rf::engine_kind::automatic, 0, true}).phased);
-  double const absolute = norm_test::absolute_term(exact);
-  test::for_each_plan([&](rf::launch_options options) {
-    if (options.dry_run)
-      return call(options);
-    test::poison(y.host);
-    y.upload();
-    rf::plan const p = call(options);
-    test::sync_and_check();
-    INFO(rf::explain(p));
-    check_norm_output(y.download(), exact, rows, cols, ld, offset, absolute);
-    return p;
-  });
+  check_phased_norm(call, y, exact, rows, cols, ld, offset);
 }
 
 TEST_CASE("phased rows: layernorm's 16-bit gamma and beta from copies at each phase or in place") {
@@ -339,19 +354,7 @@ void check_rmsnorm_at_phases(long cols, long ld, long gamma_offset, std::mt19937
         rf::load(static_cast<T const*>(x.d(offset)), rows, cols, ld), rf::store(y.d(offset), ld),
         rf::affine(static_cast<T const*>(gamma.d(gamma_offset))), 1e-6f, nullptr, nullptr, options);
   };
-  CHECK(call({rf::engine_kind::automatic, 0, true}).phased);
-  double const absolute = norm_test::absolute_term(exact);
-  test::for_each_plan([&](rf::launch_options options) {
-    if (options.dry_run)
-      return call(options);
-    test::poison(y.host);
-    y.upload();
-    rf::plan const p = call(options);
-    test::sync_and_check();
-    INFO(rf::explain(p));
-    check_norm_output(y.download(), exact, rows, cols, ld, offset, absolute);
-    return p;
-  });
+  check_phased_norm(call, y, exact, rows, cols, ld, offset);
 }
 
 TEST_CASE("phased rows: rmsnorm's 16-bit gamma from copies at each phase or in place") {
@@ -481,22 +484,13 @@ TEST_CASE("phased rows: layernorm -> fp8 with its amax") {
           rf::affine(static_cast<__half const*>(gamma.d(2)), static_cast<__half const*>(beta.d(7))),
           1e-5f, nullptr, {}, options);
     };
-    CHECK(call({rf::engine_kind::automatic, 0, true}).phased);
-    double const absolute = norm_test::absolute_term(exact);
-    test::for_each_plan([&](rf::launch_options options) {
-      if (options.dry_run)
-        return call(options);
-      test::poison(y.host);
-      y.upload();
-      amax.host[0] = 0.0f;
-      amax.upload();
-      rf::plan const p = call(options);
-      test::sync_and_check();
-      INFO(rf::explain(p));
-      check_norm_output(y.download(), exact, rows, cols, ld, offset, absolute);
-      CHECK(amax.download()[0] == doctest::Approx(amax_ref.host[0]).epsilon(1e-5));
-      return p;
-    });
+    check_phased_norm(
+        call, y, exact, rows, cols, ld, offset,
+        [&] {
+          amax.host[0] = 0.0f;
+          amax.upload();
+        },
+        [&] { CHECK(amax.download()[0] == doctest::Approx(amax_ref.host[0]).epsilon(1e-5)); });
   }
 }
 
