@@ -821,12 +821,12 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // prefix of its edges_per_lane slots, which the reductions take as a count).
   constexpr int edges_per_lane = Config::edges_per_lane;
   // On staged cluster rows of a forward op under a pure load chain, a row's edge elements are
-  // loaded where its packs are staged, a row ahead of their use, and held in registers: loaded at
-  // the row, their latency followed the staged packs' wait on the lanes that hold them (warp 0 of
-  // the first block), and every block of the cluster waited for those lanes at the exchange. On
-  // rows of one block the same change lost up to 0.04 of a copy (the move of the loaded edges to
-  // the row waits for their load before the next row's copies are issued), and the tee'd residual
-  // block up to 0.02 (bench/NOTES.md, seventy-second session).
+  // loaded where its packs are staged, a row ahead of their use, and held in registers, so that
+  // the lanes that hold them (warp 0 of the first block), and with them every block of the cluster
+  // at its exchange, do not wait a load's round trip after the staged packs land. A row of one
+  // block takes less than that round trip, and taking its loaded edges at the top of the row would
+  // wait for them before the next row's copies are issued; other chains and the gradient ops read
+  // theirs at the row (bench/NOTES.md, seventy-second session).
   constexpr bool edges_ahead =
       phased && staged && !two_streams && cluster_blocks > 1 && pure_load_chain<Load>;
   [[maybe_unused]] input_t edges_loaded_ahead[edges_ahead ? edges_per_lane : 1][1];
