@@ -104,9 +104,19 @@ TEST_CASE("phased rows: log_softmax fp16 on staged persistent clusters") {
   // finishes one (register_kernel's edges_ahead). Rows of several phases (ld = cols + 1, + 3), more
   // rows than an H100 holds clusters.
   std::mt19937 rng(26);
-  for (long cols : {75001L, 120001L})
-    for (layout const l : {layout{1, 1}, layout{3, 6}})
-      check_op<__half, true>(cols, l, rng, persistent_rows_for(cols));
+  for (long cols : {75001L, 120001L}) {
+    for (layout const l : {layout{1, 1}, layout{3, 6}}) {
+      long const rows = persistent_rows_for(cols);
+      CAPTURE(cols);
+      test::softmax_case<__half, true> planned(rows, cols, cols + l.ld_extra, l.offset, rng);
+      rf::plan const p = planned({rf::engine_kind::automatic, 0, true});
+      CHECK(p.phased);
+      CHECK(p.engine == rf::engine_kind::cluster_rows);
+      CHECK(p.staged);
+      CHECK(p.persistent);
+      check_op<__half, true>(cols, l, rng, rows);
+    }
+  }
 }
 
 TEST_CASE("phased rows: a call bounded by cols_range runs the rows it compiled") {
@@ -320,9 +330,9 @@ TEST_CASE("phased rows: layernorm's 16-bit gamma and beta from copies at each ph
   for (long cols : {300L, 4097L, 40001L, 53001L, 100003L}) {
     long const one_phase = (cols + 1 + 7) / 8 * 8; // ld a multiple of 8: every row at one phase
     for (long ld : {cols + 1, cols + 3, one_phase}) {
-      // gamma and beta on the grid at the rows' phase (7 elements in: in place where the rows
-      // share it), off it, and apart.
-      check_layernorm_at_phases<__half>(cols, ld, 7, 7, true, rng);
+      // gamma and beta on the grid at the rows' phase (one element in, as x: in place where the
+      // rows share it), off it, and apart.
+      check_layernorm_at_phases<__half>(cols, ld, 1, 1, true, rng);
       check_layernorm_at_phases<__half>(cols, ld, 2, 5, true, rng);
       check_layernorm_at_phases<__half>(cols, ld, 3, 0, false, rng);
       check_layernorm_at_phases<__nv_bfloat16>(cols, ld, 4, 7, true, rng);
@@ -364,9 +374,9 @@ TEST_CASE("phased rows: rmsnorm's 16-bit gamma from copies at each phase or in p
   for (long cols : {4097L, 53001L, 90001L, 150001L, 240001L}) {
     long const one_phase = (cols + 1 + 7) / 8 * 8; // ld a multiple of 8: every row at one phase
     for (long ld : {cols + 1, one_phase}) {
-      // gamma on the grid at the rows' phase (7 elements in: in place where the rows share it),
-      // and off it.
-      check_rmsnorm_at_phases<__half>(cols, ld, 7, rng);
+      // gamma on the grid at the rows' phase (one element in, as x: in place where the rows share
+      // it), and off it.
+      check_rmsnorm_at_phases<__half>(cols, ld, 1, rng);
       check_rmsnorm_at_phases<__nv_bfloat16>(cols, ld, 2, rng);
     }
   }
