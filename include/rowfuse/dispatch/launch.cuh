@@ -176,9 +176,9 @@ void launch_register(plan& p, Op const& op, Load const& load, Store const& store
     ++group_log2;
   // A phased kernel that reads gamma and beta at each phase (engine::takes_copies_at_phases) gets
   // them in a workspace filled before it on the same stream, freed after it in the stream's order.
-  if constexpr (Config::phased && reads_affine_at_phases<Op>) {
-    affine_copied_at_phases<Config::pack, Op> const copied(
-        op, load.input, stream, p, engine::takes_copies_at_phases<Op, Config>());
+  if constexpr (Config::phased && reads_affine_at_phases<Op> &&
+                engine::takes_copies_at_phases<Op, Config>()) {
+    affine_copied_at_phases<Config::pack, Op> const copied(op, load.input, stream, p);
     launch(p, kernel, stream, copied.op(), load, store, p.rows, p.cols, group_log2);
   } else {
     launch(p, kernel, stream, op, load, store, p.rows, p.cols, group_log2);

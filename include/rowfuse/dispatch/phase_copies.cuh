@@ -30,19 +30,15 @@ concept reads_affine_at_phases = requires(Op& op) {
 /// from op.at_phases: in place where every row's packs are on their grid (rows of one phase, at
 /// which they are aligned), elsewhere from copies in a workspace of this object's own, which
 /// constructing it fills by one launch on `stream`. The workspace is freed in the stream's order
-/// when this object goes away, after every kernel launched on `stream` while it lived. With
-/// `launches` false (a dry run, or a kernel that reads them in place) it allocates and launches
-/// nothing, and op.at_phases stays empty.
+/// when this object goes away, after every kernel launched on `stream` while it lived. Made for
+/// the launch of a kernel that reads them (engine::takes_copies_at_phases), never for a dry run.
 template <int N, class Op> class affine_copied_at_phases {
 public:
   template <class T>
-  affine_copied_at_phases(Op const& op, view<T> const& input, cudaStream_t stream, plan const& p,
-                          bool launches)
+  affine_copied_at_phases(Op const& op, view<T> const& input, cudaStream_t stream, plan const& p)
       : op_(op), in_place_(in_place(op.affine, input)),
-        buffer_(launches && !in_place_ ? bytes(op.affine, input.cols) : 0, stream, Op::name,
+        buffer_(in_place_ ? 0 : bytes(op.affine, input.cols), stream, Op::name,
                 "gamma and beta copied at each phase") {
-    if (!launches)
-      return;
     if (in_place_)
       op_.at_phases = {{op.affine.gamma.data, 0}, {op.affine.beta.data, 0}};
     else

@@ -129,10 +129,13 @@ inline constexpr bool reads_columns_off_grid<
 
 /// Whether register_kernel<Config>'s phased rows read Op's per-column operands from copies at each
 /// phase of the pack grid (op.at_phases, detail::phase_copies), which the dispatcher makes for
-/// these kernels alone (dispatch/launch.cuh, launch_register): on the rows the op names
-/// (Op::copies_at_phases_on), or on all of them for an op that names none.
+/// these kernels alone (dispatch/launch.cuh, launch_register): for an op that holds copies, on
+/// the rows it names (Op::copies_at_phases_on), or on all of them where it names none; never for
+/// an op without (the norms' backward, which reads its operands in place).
 template <class Op, class Config> constexpr bool takes_copies_at_phases() {
-  if constexpr (requires { Op::copies_at_phases_on(1, 1); })
+  if constexpr (!requires(Op const& op) { op.at_phases; })
+    return false;
+  else if constexpr (requires { Op::copies_at_phases_on(1, 1); })
     return Op::copies_at_phases_on(Config::cluster_blocks, Config::min_blocks_per_sm);
   else
     return true;
