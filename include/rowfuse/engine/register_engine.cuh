@@ -506,11 +506,15 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   constexpr bool padded = Config::pads_values && padded_phases_op<Op>;
   static_assert(!phased || phased_op<Op, pack_width>,
                 "phased rows run the ops of engine::phased_op");
+  // In 32 bits: a lane holds at most packs_per_thread packs, so whole packs past the group's
+  // packs_per_thread * group (an int) count as that many.
   auto const lane_packs = [&](index_t whole_packs) {
+    int const held = packs_per_thread * group;
+    int const packs = whole_packs < index_t(held) ? int(whole_packs) : held;
     int count = 0;
     ROWFUSE_UNROLL
     for (int p = 0; p < packs_per_thread; ++p)
-      if (index_t(p) * group + lane < whole_packs)
+      if (p * group + lane < packs)
         count = p + 1;
     return count;
   };
