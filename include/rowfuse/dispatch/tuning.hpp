@@ -522,8 +522,12 @@ inline constexpr register_shape softmax_16bit_h100[] = {
     // QuACK's shape: 8 x 256 in 16 under a cap of three, one cluster a row tile, padded, exchanging
     // once (sixty-eighth session, H100, rowfuse-bench against the row it replaced, 8 x 512 in 8
     // staged persistent): fp16 / bf16 262144 0.941 -> 0.981 / 0.978, 229376 0.937 -> 0.970,
-    // 196616 0.852 -> 0.934; off the grid 200003 +0.04-0.05 (round 51: 0.984 at 262144).
-    padded(exchanging_once({262144, 8, 256, true, 16, false, false, 3})),
+    // 196616 0.852 -> 0.934; off the grid 200003 +0.04-0.05 (round 51: 0.984 at 262144). Its
+    // phased kernel padded (seventy-third session, H100, rowfuse-bench, one element off, fp16 /
+    // bf16): 200003 0.73 / 0.72 -> 0.82 / 0.77, 240001 0.78 / 0.77 -> 0.87 / 0.80, 262143 0.79 /
+    // 0.78 -> 0.89 / 0.84 (ptxas: 88 -> 40 bytes of spill); under a cap of two as well, bf16
+    // 210001-262143 +0.02-0.06 more, fp16 0.00-0.05 less.
+    padded(padded_phased(exchanging_once({262144, 8, 256, true, 16, false, false, 3}))),
 };
 
 /// Softmax over 16-bit inputs: softmax_16bit_h100 and, for devices of wide memory, the shapes
@@ -715,7 +719,12 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
         // The same shape as softmax's (sixty-eighth session, H100, against 8 x 256 in 16 staged
         // persistent): fp16 / bf16 262144 0.911 -> 0.945 / 0.947, 229376 0.851 -> 0.911, 196616
         // 0.735 -> 0.853; off the grid 200003 +0.03-0.04.
-        padded(exchanging_once({262144, 8, 256, true, 16, false, false, 3})),
+        // Its phased kernel padded and under a cap of two (seventy-third session, H100,
+        // rowfuse-bench, one element off, fp16 / bf16): 200003 0.69 -> 0.73, 240001 0.75 -> 0.81,
+        // 262143 0.80 -> 0.85 / 0.86; padded under three (spilling 80 bytes) lost 0.01-0.05, under
+        // two unpadded 0.01-0.04.
+        padded(padded_phased(
+            exchanging_once(phased_capped({262144, 8, 256, true, 16, false, false, 3}, 2)))),
     });
 
 /// Log-softmax over 16-bit inputs: log_softmax_16bit_h100 and, for devices of wide memory, the
