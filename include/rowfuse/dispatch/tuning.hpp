@@ -737,7 +737,11 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
 /// dropped in the fifty-sixth session so that one call's object stays under 1 MB with the phased
 /// kernels of the 640-, 5120- and 6144-column rows (+0.25-0.35 off the grid there): the sized
 /// 16384-column row (4 x 512), 24576 (6 x 128 in 4) and round 40's 196608 and 229376 (12 and 14 x
-/// 128 in 16), whose widths the H100's rows take again at -0.03 to -0.05 (bench/NOTES.md).
+/// 128 in 16), whose widths the H100's rows take again at -0.03 to -0.05 (bench/NOTES.md); and
+/// four more in the seventy-fourth (V92), the rows an H200 kept after the H100's rows at 24576,
+/// 98304, 163840 and 196608 columns changed (V63, V64), so that an H200 plans those widths from the
+/// H100's new rows (untimed there) and one call's object is back under 1 MiB (+1092.6 -> +1001.9
+/// KB, scripts/compile-cost.sh).
 /// The rows marked on_h100_too an H100 takes too: V53 (sixty-eighth session, rowfuse-bench, H100,
 /// every such row at once, against the H100's own rows in the same run; bench/NOTES.md) measured
 /// them faster there, fp16 ratio to copy before -> after: 640 / 768 0.85 / 0.95 -> 1.01 / 1.00,
@@ -796,8 +800,6 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
             {49152, 6, 128, true, 8, false, false, 7})), // 0.772 / 0.867 ([0.666 / 0.758])
         on_h100_too(for_wide_memory(
             {57344, 7, 128, true, 8, false, false, 6})), // 0.770 / 0.860 ([0.692 / 0.768])
-        for_wide_memory(exchanging_once(
-            {98304, 6, 256, true, 8, true, true, 3})), // 0.742 / 0.802 ([0.696 / 0.806])
 
         // With its phased kernel (sixtieth session): rows off the grid at 98305-114688 columns
         // took the H100's 4 x 1024 in 4 (rowfuse-bench at 100003: 0.53, softmax's 7 x 256 there
@@ -807,16 +809,6 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         // 0.99 / 0.99; one element off 100003-114687 +0.03-0.05. Not timed on an H200.
         on_h100_too(for_wide_memory_phased(padded(exchanging_once(
             {114688, 7, 256, true, 8, false, false, 3})))), // 0.786 / 0.804 ([0.687 / 0.761])
-
-        // The H100's rows at 163840 and 196608 columns until V63 (seventy-first session), which an
-        // H200 plans from at 131073-196608 columns, on the grid and off it: V63's rows are untimed
-        // there (V57 on an H200: 5 x 256 in 16 under three lost 0.03-0.07 to the first at
-        // 131080-163840).
-        for_wide_memory_phased({163840, 5, 512, true, 8, true, true, 2}),
-        for_wide_memory_phased({196608, 6, 256, true, 16, true, true, 3}),
-        // Likewise its 24576-column block row staged, as before V64 (seventy-first session), which
-        // an H200 plans from at 20488-24583.
-        for_wide_memory_phased({24576, 6, 512, true, 1, true, false, 2}),
 
         // Round 44 (forty-eighth session), as softmax's.
         for_wide_memory({64, 2, 256, false, 1, false, true, 4}),
@@ -1101,8 +1093,10 @@ inline constexpr register_shape layernorm_16bit_past_4096[] = {
     {32768, 8, 256, true, 2, true, false, 2, true, 0, column_placement::held},
     // The block row it replaced, for block_rows forced alone (the automatic plan passes it by: the
     // cluster row before it holds its width), so that every engine forced on the op alone still
-    // holds the chains' widest rows.
-    sized({32768, 4, 1024, true, 1, true, true, 1}), // r4 0.861
+    // holds the chains' widest rows. Not sized since the seventy-fourth session (V94): its two
+    // sized twins made room in one call's 1 MiB for the 24576-column row's phased kernel, which
+    // only plans take (a forced block row at 16392-32768 columns runs 1024 threads a block).
+    {32768, 4, 1024, true, 1, true, true, 1}, // r4 0.861
 };
 
 /// LayerNorm's 16-bit rows past 32768 columns under a load chain (the residual block), whose
@@ -1208,27 +1202,36 @@ inline constexpr auto layernorm_16bit = with_wide_memory_rows(
     {
         // Round 43 (forty-seventh session): a warp a row at 1024 and 2048 columns (rowfuse-bench on
         // main in brackets). Taken from 96 columns down, it lost 0.14-0.65 of a copy: a row of the
-        // H100 row's shape keeps the widths to 512.
+        // H100 row's shape keeps the widths to 512. The 2048-column row (0.958 against the H100
+        // row's 0.941 on an H200) went in the seventy-fourth session (V95) to make room in one
+        // call's 1 MiB for the 98304-column row's phased kernel.
         on_h100_too(for_wide_memory({512, 4, 128, false, 1, false, false, 6})),
         on_h100_too(for_wide_memory(
             {1024, 4, 128, false, 1, false, false, 8, true, 32})),               // 0.932 ([0.888])
-        for_wide_memory({2048, 8, 128, false, 1, false, false, 4, true, 32}),    // 0.958 ([0.941])
         on_h100_too(for_wide_memory({10240, 5, 256, true, 1, false, false, 3})), // 0.766 / 0.881
         on_h100_too(for_wide_memory_phased(
             {12288, 6, 256, true, 1, false, false, 3})), // 0.927 / 0.884 (bf16)
-        on_h100_too(for_wide_memory({24576, 6, 256, true, 2, true, true, 2})), // 0.721 / 0.897
+
+        // With its phased kernel since V94 (seventy-fourth session, H100, rowfuse-bench, one
+        // element off, fp16 / bf16): 20489 0.78 / 0.77 -> 0.82 / 0.81, 22001 0.79 -> 0.84 / 0.83,
+        // 24001 0.81 -> 0.86, where the 32768-column row's phased kernel took those widths.
+        on_h100_too(
+            for_wide_memory_phased({24576, 6, 256, true, 2, true, true, 2})), // 0.721 / 0.897
         on_h100_too(for_wide_memory(
             {28672, 7, 256, true, 2, true, true, 2})), // 0.685 / 0.830 ([0.637 / 0.760])
         for_wide_memory({32768, 8, 256, true, 2, true, true, 2, true, 0,
-                         column_placement::held}), // 0.869 ([0.808])
-        for_wide_memory({49152, 6, 128, true, 8, true, true,
-                         4}), // 0.730 / 0.869 ([0.613 / 0.764])
-                              // On an H100 too since V67 (seventy-first session; round 55 0.885 /
-                              // 0.932 at 81928 / 98304 against the 131072-column row's 0.839 /
-                              // 0.922): rowfuse-bench fp16 / bf16 81928 0.82 / 0.84 -> 0.89, 90112
-                              // 0.92 / 0.93 -> 0.94 / 0.93, 98304 0.92 -> 0.93.
-        on_h100_too(for_wide_memory({98304, 6, 256, true, 8, true, true, 2, true, 0,
-                                     column_placement::held})), // 0.790 / 0.873 ([0.698 / 0.817])
+                         column_placement::held}),                // 0.869 ([0.808])
+        for_wide_memory({49152, 6, 128, true, 8, true, true, 4}), // 0.730 / 0.869 ([0.613 / 0.764])
+
+        // On an H100 too since V67 (seventy-first session; round 55 0.885 / 0.932 at 81928 / 98304
+        // against the 131072-column row's 0.839 / 0.922): rowfuse-bench fp16 / bf16 81928 0.82 /
+        // 0.84 -> 0.89, 90112 0.92 / 0.93 -> 0.94 / 0.93, 98304 0.92 -> 0.93. With its phased
+        // kernel since V95 (seventy-fourth session, H100, one element off, fp16 / bf16, where the
+        // 131072-column row's took those widths): 86001 0.79 / 0.76 -> 0.81 / 0.80, 90001 0.80 /
+        // 0.78 -> 0.82 / 0.81, 95001 0.81 / 0.79 -> 0.83 / 0.82; 82001 and 98303 within 0.02.
+        on_h100_too(
+            for_wide_memory_phased({98304, 6, 256, true, 8, true, true, 2, true, 0,
+                                    column_placement::held})), // 0.790 / 0.873 ([0.698 / 0.817])
 
         // Round 44 (forty-eighth session), as softmax's; at 3000 columns no row beat the H100's.
         on_h100_too(for_wide_memory({96, 3, 128, false, 1, false, false, 8})), // 0.804 ([0.617])
