@@ -1,13 +1,6 @@
 #!/bin/bash
 # call74s.sh: on the device, the GPU suites carried in .device-carry/t74s (build/device-slim, the
-# device preset for sm_90 SASS, stripped) under ctest, from a CTestTestfile written here with the
-# project's names, labels, skip code and timeout (tests/CMakeLists.txt); ctest -V's log (each
-# suite's doctest summary) in $OUT/ctest74.log, its last lines on stdout.
-cd "$(dirname "$0")"; C=$PWD/../../../.device-carry/t74s; T=/tmp/ctest74; mkdir -p $T
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/device.txt
-for s in $(cd $C && ls gpu_*); do
-  echo "add_test([=[gpu.${s#gpu_}]=] \"$C/$s\")"
-  echo "set_tests_properties([=[gpu.${s#gpu_}]=] PROPERTIES LABELS \"gpu\" SKIP_RETURN_CODE \"77\" TIMEOUT \"900\")"
-done > $T/CTestTestfile.cmake
-ctest --test-dir $T -V -j ${JOBS:-3} > $OUT/ctest74.log 2>&1; rc=$?
-grep -E 'test cases:|assertions:|tests passed|Test +#' $OUT/ctest74.log | tail -40; exit $rc
+# device preset for sm_90 SASS, stripped) under ctest, by the seventy-third session's call73s.sh;
+# ctest -V's log in $OUT/ctest74.log.
+cd "$(dirname "$0")"
+SUITES=$PWD/../../../.device-carry/t74s LOG=ctest74 exec bash ../2026-12-06-seventy-third/call73s.sh
