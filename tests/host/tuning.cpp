@@ -119,29 +119,31 @@ TEST_CASE("every table lists one engine's rows in order of width, each able to h
       REQUIRE(!shapes.empty());
       for (auto engine : engines) {
         // Rows for phased plans alone (for_phased_rows) on compile-time groups stand first, in
-        // their own order; a whole-block one stands right after the row of its width that passes
-        // its phased plans by (phased_elsewhere), in that row's place for them.
+        // their own order; a whole-block one stands right before a row of its width (the next of
+        // its engine) that has no phased kernel, whose phased plans it holds.
         rf::index_t previous = 0;
         bool in_phased_rows = true;
-        rf::tuning::register_shape const* before = nullptr;
+        rf::tuning::register_shape const* holds_phased_plans_of_next = nullptr;
         for (auto const& s : shapes) {
           if (engine_of(s) != engine)
             continue;
           CAPTURE(s.max_cols);
           CAPTURE(s.phased_only);
-          if (in_phased_rows && !s.phased_only) {
+          bool const leading = s.phased_only && !s.whole_block;
+          if (in_phased_rows && !leading) {
             in_phased_rows = false;
             previous = 0;
           }
+          CHECK(leading == in_phased_rows);
           if (s.phased_only)
             CHECK((s.has_phased_kernel && !s.wide_memory_only));
           // Their edges spread over a compile-time group (register_config::edges_per_lane).
-          if (s.phased_only && in_phased_rows)
+          if (leading)
             CHECK(s.row_threads > 0);
-          if (s.phased_only && !in_phased_rows)
-            CHECK((s.whole_block && before != nullptr && before->phased_passes_by &&
-                   before->max_cols == s.max_cols && !before->wide_memory_only));
-          before = &s;
+          if (holds_phased_plans_of_next != nullptr)
+            CHECK((s.max_cols == holds_phased_plans_of_next->max_cols && !s.phased_only &&
+                   !s.has_phased_kernel && !s.wide_memory_only));
+          holds_phased_plans_of_next = s.phased_only && s.whole_block ? &s : nullptr;
           CHECK(s.max_cols >= previous);
           CHECK(rf::tuning::capacity(s, key.pack) >= s.max_cols);
           CHECK(s.block_threads % 32 == 0);
@@ -155,6 +157,7 @@ TEST_CASE("every table lists one engine's rows in order of width, each able to h
                  s.phased_min_blocks_per_sm != s.min_blocks_per_sm));
           previous = s.max_cols;
         }
+        CHECK(holds_phased_plans_of_next == nullptr);
       }
     }
 }
@@ -1159,6 +1162,44 @@ TEST_CASE("a call bounded by cols_range compiles the aligned row of every automa
   });
   CHECK(plans > 1000);
   CHECK(left_out > 100);
+}
+
+TEST_CASE("a whole-block row for phased plans alone holds its twin's phased plans: automatic, "
+          "bounded to the width and forced on its engine") {
+  // rmsnorm 16-bit's 6 x 256 rows (tuning.hpp, V97): off the grid a staged persistent row under
+  // two, on it the twin read straight under three.
+  auto const shapes = rf::detail::register_shapes(2, 8, shape_family::rmsnorm);
+  rf::device_info const devices[] = {test::described_device(), test::described_h200()};
+  int rows_seen = 0;
+  for (std::size_t row = 0; row < shapes.size(); ++row) {
+    auto const& s = shapes[row];
+    if (!(s.phased_only && s.whole_block))
+      continue;
+    ++rows_seen;
+    CAPTURE(s.max_cols);
+    REQUIRE(row + 1 < shapes.size());
+    CHECK(!shapes[row + 1].has_phased_kernel);
+    for (rf::index_t const cols : {s.max_cols - 7, s.max_cols * 7 / 8 + 1}) {
+      CAPTURE(cols);
+      rf::cols_range const bound{cols, cols};
+      auto compiled = std::make_unique<bool[]>(shapes.size());
+      for (std::size_t r = 0; r < shapes.size(); ++r)
+        compiled[r] = rf::detail::compiled_row(shapes, r, 8, bound, true);
+      std::span<bool const> const bounded(compiled.get(), shapes.size());
+      CHECK(bounded[row]);
+      for (auto const& device : devices)
+        for (auto const forced : {rf::engine_kind::automatic, rf::engine_kind::cluster_rows}) {
+          CAPTURE(int(forced));
+          for (std::span<bool const> const among : {std::span<bool const>{}, bounded}) {
+            rf::plan const p =
+                rf::detail::try_phased_plan("rmsnorm", 64, cols, 8, forced, device, shapes, among);
+            CHECK(p.phased);
+            CHECK(p.shape == int(row));
+          }
+        }
+    }
+  }
+  CHECK(rows_seen == 3);
 }
 
 TEST_CASE("a call bounded by cols_range compiles the phased row of every automatic phased plan "

@@ -136,9 +136,9 @@ inline constexpr double h100_memory_bytes_per_cycle = 12.0;
 ///  - phased_only: a row for phased plans alone (for_phased_rows): rows off the 16-byte grid
 ///    whose views start each row equally far off it; it has no kernel for aligned rows, which
 ///    plan as if it were not there. Such rows on compile-time groups stand first in their table;
-///    a whole-block one stands right after the row of its width whose phased plans pass it by
-///    (phased_elsewhere), and takes them (rmsnorm's 6 x 256 rows: staged persistent off the grid,
-///    read straight on it).
+///    a whole-block one stands right before a row of its width and engine that has no phased
+///    kernel (unphased), and holds that row's phased plans, automatic, forced or bounded
+///    (rmsnorm's 6 x 256 rows: staged persistent off the grid, read straight on it).
 ///  - pads_values, phased_pads_values: the row's aligned kernels (with their sized twins), and its
 ///    phased kernels, fill a thread's places past its values with the op's padding and run the
 ///    op's phases over every place, without a compare an element (engine::padded_phases_op:
@@ -360,7 +360,7 @@ rows_with(std::array<register_shape, Size> const& rows, register_shape const (&i
     out[i] = rows[i];
   for (register_shape const& row : inserted) {
     std::size_t at = 0;
-    while (at < size && out[at].phased_only) // rows for phased plans alone stay first
+    while (at < size && out[at].phased_only) // the rows for phased plans alone that lead stay so
       ++at;
     while (at < size &&
            (before_its_width ? out[at].max_cols < row.max_cols : out[at].max_cols <= row.max_cols))
@@ -971,19 +971,19 @@ inline constexpr register_shape rmsnorm_16bit_h100[] = {
     // r31 40968 / 45056 / 49152 0.958 / 0.980 / 0.979, 32 bytes spilled (0.93 at 49152 on the
     // 65536-column row).
     // The phased plans of this row and of the 98304- and 196608-column rows of its shape go since
-    // V97 (seventy-fourth session) to the same shape staged persistent under two (127 registers,
-    // no spill; read straight under three their phased kernels spilled 44 bytes, and under two
-    // lost, V70). rowfuse-bench, H100, one element off, fp16 / bf16: 36001 0.78 / 0.76 -> 0.88,
-    // 49151 0.93 / 0.90 -> 0.94; 70001 / 75001 0.72-0.75 -> 0.87-0.89, 90001 0.82 / 0.81 -> 0.89,
-    // 98303 0.87 / 0.85 -> 0.95; 170001 0.74 / 0.73 -> 0.86, 190001 0.79 / 0.78 -> 0.86; 45001
-    // +0.00 / +0.01.
-    phased_elsewhere({49152, 6, 256, true, 4, false, false, 3}),
+    // V97 (seventy-fourth session) to the same shape staged persistent under two, a row for phased
+    // plans alone before each (127 registers, no spill; read straight under three their phased
+    // kernels spilled 44 bytes, and under two lost, V70). rowfuse-bench, H100, one element off,
+    // fp16 / bf16: 36001 0.78 / 0.76 -> 0.88, 49151 0.93 / 0.90 -> 0.94; 70001 / 75001 0.72-0.75 ->
+    // 0.87-0.89, 90001 0.82 / 0.81 -> 0.89, 98303 0.87 / 0.85 -> 0.95; 170001 0.74 / 0.73 -> 0.86,
+    // 190001 0.79 / 0.78 -> 0.86; 45001 +0.00 / +0.01.
     for_phased_rows({49152, 6, 256, true, 4, true, true, 2}),
+    unphased({49152, 6, 256, true, 4, false, false, 3}),
     {65536, 8, 256, true, 4, false, false, 2}, // r6 0.998 (8 x 128 in 8 at 4 an SM: 0.997)
     // r31 81928 / 90112 / 98304 0.931 / 0.965 / 0.977, 32 bytes spilled (0.89 at 98304 on the
     // 131072-column row).
-    phased_elsewhere({98304, 6, 256, true, 8, false, false, 3}),
     for_phased_rows({98304, 6, 256, true, 8, true, true, 2}),
+    unphased({98304, 6, 256, true, 8, false, false, 3}),
     // Round 52 (seventy-first session) 0.970 (0.944 on the row after it): rowfuse-bench V63 fp16 /
     // bf16 106496 / 114688 0.91 / 0.90 -> 0.93, 0.94 -> 0.97 / 0.96. Rows off the grid keep the row
     // after it (an H200 plans them there too).
@@ -994,8 +994,8 @@ inline constexpr register_shape rmsnorm_16bit_h100[] = {
     // 163840 and spilled 32 bytes).
     {163840, 5, 512, true, 8, true, true, 1},
     // r31 163848 / 180224 / 196608 0.857 / 0.915 / 0.941, 32 bytes spilled (0.82 at 196608).
-    phased_elsewhere({196608, 6, 256, true, 16, false, false, 3}),
     for_phased_rows({196608, 6, 256, true, 16, true, true, 2}),
+    unphased({196608, 6, 256, true, 16, false, false, 3}),
     // 8 x 256 in 16 under two, one cluster a row tile (r6 0.931) until V63 (seventy-first
     // session): round 52's 4 x 512 in 16 on a persistent grid 0.966 (8 x 256 in 16: 0.941, and
     // 0.956 persistent); rowfuse-bench fp16 / bf16 196616 0.82 / 0.81 -> 0.86 / 0.85, 229376 0.88
