@@ -741,10 +741,11 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
 /// kernels of the 640-, 5120- and 6144-column rows (+0.25-0.35 off the grid there): the sized
 /// 16384-column row (4 x 512), 24576 (6 x 128 in 4) and round 40's 196608 and 229376 (12 and 14 x
 /// 128 in 16), whose widths the H100's rows take again at -0.03 to -0.05 (bench/NOTES.md); and
-/// four more in the seventy-fourth (V92), the rows an H200 kept after the H100's rows at 24576,
-/// 98304, 163840 and 196608 columns changed (V63, V64), so that an H200 plans those widths from the
-/// H100's new rows (untimed there) and one call's object is back under 1 MiB (+1092.6 -> +1001.9
-/// KB, scripts/compile-cost.sh).
+/// four more in the seventy-fourth (V92): the rows an H200 kept after the H100's rows at 24576,
+/// 163840 and 196608 columns changed (V63, V64), and round 40's 98304-column row (6 x 256 in 8,
+/// 0.742 / 0.802 against 0.696 / 0.806 on an H200), so that an H200 plans those widths from the
+/// H100's rows of V63 and V64 (untimed there) and one call's object is back under 1 MiB (+1092.6 ->
+/// +1001.9 KB, scripts/compile-cost.sh).
 /// The rows marked on_h100_too an H100 takes too: V53 (sixty-eighth session, rowfuse-bench, H100,
 /// every such row at once, against the H100's own rows in the same run; bench/NOTES.md) measured
 /// them faster there, fp16 ratio to copy before -> after: 640 / 768 0.85 / 0.95 -> 1.01 / 1.00,
