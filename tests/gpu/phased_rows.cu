@@ -326,8 +326,9 @@ void check_layernorm_at_phases(long cols, long ld, long gamma_offset, long beta_
 
 TEST_CASE("phased rows: layernorm's 16-bit gamma and beta from copies at each phase or in place") {
   std::mt19937 rng(24);
-  // 53001: past 40960 columns rows off the grid take the 81920-column row's phased kernel.
-  for (long cols : {300L, 4097L, 40001L, 53001L, 100003L}) {
+  // 45001: past 40960 columns rows off the grid take a row for phased plans alone (49152 columns,
+  // 6 x 256 in 4), past 49152 the 81920-column row's phased kernel (53001).
+  for (long cols : {300L, 4097L, 40001L, 45001L, 53001L, 100003L}) {
     long const one_phase = (cols + 1 + 7) / 8 * 8; // ld a multiple of 8: every row at one phase
     for (long ld : {cols + 1, cols + 3, one_phase}) {
       // gamma and beta on the grid at the rows' phase (one element in, as x: in place where the
@@ -369,9 +370,10 @@ void check_rmsnorm_at_phases(long cols, long ld, long gamma_offset, std::mt19937
 
 TEST_CASE("phased rows: rmsnorm's 16-bit gamma from copies at each phase or in place") {
   std::mt19937 rng(25);
-  // Cluster rows that take the copies (53001 and 150001: caps of two and one; 240001: a persistent
-  // grid), one under a cap of three that reads in place (90001), and a row of one block (4097).
-  for (long cols : {4097L, 53001L, 90001L, 150001L, 240001L}) {
+  // Cluster rows that take the copies: read straight under two (53001), rows for phased plans
+  // alone staged persistent under two (90001, 100003, 215001), staged persistent under one
+  // (150001), a persistent grid (240001); and a row of one block (4097).
+  for (long cols : {4097L, 53001L, 90001L, 100003L, 150001L, 215001L, 240001L}) {
     long const one_phase = (cols + 1 + 7) / 8 * 8; // ld a multiple of 8: every row at one phase
     for (long ld : {cols + 1, one_phase}) {
       // gamma on the grid at the rows' phase (one element in, as x: in place where the rows share

@@ -67,6 +67,16 @@ constexpr register_engine engines[] = {register_engine::warp_rows, register_engi
 
 using table = std::span<rf::tuning::register_shape const>;
 
+/// How many rows of `shapes` of `cols` columns a phased plan could take: every row but those for
+/// devices of wide memory alone without a phased kernel (for_wide_memory), which plan aligned
+/// rows alone.
+int rows_with_phased_plans_at(table shapes, rf::index_t cols) {
+  int rows = 0;
+  for (auto const& s : shapes)
+    rows += s.max_cols == cols && !(s.wide_memory_only && !s.has_phased_kernel);
+  return rows;
+}
+
 /// `row` without its sized twin: whether a row has one is each family's measurement (tuning.hpp,
 /// register_shape::sized_at_launch), so tables that share a shape compare without it.
 rf::tuning::register_shape unsized(rf::tuning::register_shape row) {
@@ -120,7 +130,8 @@ TEST_CASE("every table lists one engine's rows in order of width, each able to h
       for (auto engine : engines) {
         // Rows for phased plans alone (for_phased_rows) on compile-time groups stand first, in
         // their own order; a whole-block one stands right before a row of its width (the next of
-        // its engine) that has no phased kernel, whose phased plans it holds.
+        // its engine) that has no phased kernel, whose phased plans it holds, or, where no other
+        // row of its width can take a phased plan, alone.
         rf::index_t previous = 0;
         bool in_phased_rows = true;
         rf::tuning::register_shape const* holds_phased_plans_of_next = nullptr;
@@ -140,9 +151,12 @@ TEST_CASE("every table lists one engine's rows in order of width, each able to h
           // Their edges spread over a compile-time group (register_config::edges_per_lane).
           if (leading)
             CHECK(s.row_threads > 0);
-          if (holds_phased_plans_of_next != nullptr)
-            CHECK((s.max_cols == holds_phased_plans_of_next->max_cols && !s.phased_only &&
-                   !s.has_phased_kernel && !s.wide_memory_only));
+          if (holds_phased_plans_of_next != nullptr) {
+            if (s.max_cols == holds_phased_plans_of_next->max_cols)
+              CHECK((!s.phased_only && !s.has_phased_kernel && !s.wide_memory_only));
+            else
+              CHECK(rows_with_phased_plans_at(shapes, holds_phased_plans_of_next->max_cols) == 1);
+          }
           holds_phased_plans_of_next = s.phased_only && s.whole_block ? &s : nullptr;
           CHECK(s.max_cols >= previous);
           CHECK(rf::tuning::capacity(s, key.pack) >= s.max_cols);
@@ -1164,42 +1178,58 @@ TEST_CASE("a call bounded by cols_range compiles the aligned row of every automa
   CHECK(left_out > 100);
 }
 
-TEST_CASE("a whole-block row for phased plans alone holds its twin's phased plans: automatic, "
-          "bounded to the width and forced on its engine") {
-  // rmsnorm 16-bit's 6 x 256 rows (tuning.hpp, V97): off the grid a staged persistent row under
-  // two, on it the twin read straight under three.
-  auto const shapes = rf::detail::register_shapes(2, 8, shape_family::rmsnorm);
+TEST_CASE("a whole-block row for phased plans alone holds its twin's phased plans, or those of the "
+          "widths it stands between: automatic, bounded to the width and forced on its engine") {
+  // rmsnorm 16-bit's 6 x 256 and 114688-column rows (tuning.hpp, V97, V100): off the grid a
+  // staged persistent row, on it the twin read straight; rmsnorm's 229376-column row and
+  // layernorm's 49152-column row (V100, V98) alone.
+  struct family_rows {
+    shape_family family;
+    char const* op;
+    int twinned, alone;
+  };
   rf::device_info const devices[] = {test::described_device(), test::described_h200()};
-  int rows_seen = 0;
-  for (std::size_t row = 0; row < shapes.size(); ++row) {
-    auto const& s = shapes[row];
-    if (!(s.phased_only && s.whole_block))
-      continue;
-    ++rows_seen;
-    CAPTURE(s.max_cols);
-    REQUIRE(row + 1 < shapes.size());
-    CHECK(!shapes[row + 1].has_phased_kernel);
-    for (rf::index_t const cols : {s.max_cols - 7, s.max_cols * 7 / 8 + 1}) {
-      CAPTURE(cols);
-      rf::cols_range const bound{cols, cols};
-      auto compiled = std::make_unique<bool[]>(shapes.size());
-      for (std::size_t r = 0; r < shapes.size(); ++r)
-        compiled[r] = rf::detail::compiled_row(shapes, r, 8, bound, true);
-      std::span<bool const> const bounded(compiled.get(), shapes.size());
-      CHECK(bounded[row]);
-      for (auto const& device : devices)
-        for (auto const forced : {rf::engine_kind::automatic, rf::engine_kind::cluster_rows}) {
-          CAPTURE(int(forced));
-          for (std::span<bool const> const among : {std::span<bool const>{}, bounded}) {
-            rf::plan const p =
-                rf::detail::try_phased_plan("rmsnorm", 64, cols, 8, forced, device, shapes, among);
-            CHECK(p.phased);
-            CHECK(p.shape == int(row));
+  for (auto const& [family, op, twinned, alone] :
+       {family_rows{shape_family::rmsnorm, "rmsnorm", 4, 1},
+        family_rows{shape_family::layernorm, "layernorm", 0, 1}}) {
+    CAPTURE(op);
+    auto const shapes = rf::detail::register_shapes(2, 8, family);
+    int twinned_seen = 0, alone_seen = 0;
+    for (std::size_t row = 0; row < shapes.size(); ++row) {
+      auto const& s = shapes[row];
+      if (!(s.phased_only && s.whole_block))
+        continue;
+      CAPTURE(s.max_cols);
+      REQUIRE(row + 1 < shapes.size());
+      if (shapes[row + 1].max_cols == s.max_cols) {
+        ++twinned_seen;
+        CHECK(!shapes[row + 1].has_phased_kernel);
+      } else {
+        ++alone_seen;
+      }
+      for (rf::index_t const cols : {s.max_cols - 7, s.max_cols * 7 / 8 + 1}) {
+        CAPTURE(cols);
+        rf::cols_range const bound{cols, cols};
+        auto compiled = std::make_unique<bool[]>(shapes.size());
+        for (std::size_t r = 0; r < shapes.size(); ++r)
+          compiled[r] = rf::detail::compiled_row(shapes, r, 8, bound, true);
+        std::span<bool const> const bounded(compiled.get(), shapes.size());
+        CHECK(bounded[row]);
+        for (auto const& device : devices)
+          for (auto const forced : {rf::engine_kind::automatic, rf::engine_kind::cluster_rows}) {
+            CAPTURE(int(forced));
+            for (std::span<bool const> const among : {std::span<bool const>{}, bounded}) {
+              rf::plan const p =
+                  rf::detail::try_phased_plan(op, 64, cols, 8, forced, device, shapes, among);
+              CHECK(p.phased);
+              CHECK(p.shape == int(row));
+            }
           }
-        }
+      }
     }
+    CHECK(twinned_seen == twinned);
+    CHECK(alone_seen == alone);
   }
-  CHECK(rows_seen == 3);
 }
 
 TEST_CASE("a call bounded by cols_range compiles the phased row of every automatic phased plan "

@@ -138,7 +138,10 @@ inline constexpr double h100_memory_bytes_per_cycle = 12.0;
 ///    plan as if it were not there. Such rows on compile-time groups stand first in their table;
 ///    a whole-block one stands right before a row of its width and engine that has no phased
 ///    kernel (unphased), and holds that row's phased plans, automatic, forced or bounded
-///    (rmsnorm's 6 x 256 rows: staged persistent off the grid, read straight on it).
+///    (rmsnorm's 6 x 256 rows: staged persistent off the grid, read straight on it), or, where no
+///    other row of its width can take a phased plan (rows for devices of wide memory alone without
+///    a phased kernel may), alone, and takes the phased plans of the widths above the row of its
+///    engine before it (layernorm's 49152-column row).
 ///  - pads_values, phased_pads_values: the row's aligned kernels (with their sized twins), and its
 ///    phased kernels, fill a thread's places past its values with the op's padding and run the
 ///    op's phases over every place, without a compare an element (engine::padded_phases_op:
@@ -986,9 +989,12 @@ inline constexpr register_shape rmsnorm_16bit_h100[] = {
     for_phased_rows({98304, 6, 256, true, 8, true, true, 2}),
     unphased({98304, 6, 256, true, 8, false, false, 3}),
     // Round 52 (seventy-first session) 0.970 (0.944 on the row after it): rowfuse-bench V63 fp16 /
-    // bf16 106496 / 114688 0.91 / 0.90 -> 0.93, 0.94 -> 0.97 / 0.96. Rows off the grid keep the row
-    // after it (an H200 plans them there too).
-    phased_elsewhere({114688, 7, 256, true, 8, false, false, 2}),
+    // bf16 106496 / 114688 0.91 / 0.90 -> 0.93, 0.94 -> 0.97 / 0.96. Rows off the grid took the row
+    // after it (its own phased kernel lost there) until V100 (seventy-fifth session) gave them the
+    // same shape staged persistent, V97's form (rowfuse-bench, H100, one element off, fp16 / bf16):
+    // 100003 0.84 / 0.83 -> 0.88, 106001 0.86 / 0.85 -> 0.88, 114687 0.92 / 0.91 -> 0.95.
+    for_phased_rows({114688, 7, 256, true, 8, true, true, 2}),
+    unphased({114688, 7, 256, true, 8, false, false, 2}),
     {131072, 8, 256, true, 8, false, false, 2}, // r6 0.978 (8 x 128 in 16: 0.970)
     // r30 131080 / 151936 / 163840 0.903-0.904 / 0.889-0.895 / 0.873 (the 262144-column row's
     // sized twins: 0.73 / 0.81 / 0.85 in rowfuse-bench; 10 x 512 in 4 ran 0.93 / 0.96 at 151936 /
@@ -1002,7 +1008,11 @@ inline constexpr register_shape rmsnorm_16bit_h100[] = {
     // 0.956 persistent); rowfuse-bench fp16 / bf16 196616 0.82 / 0.81 -> 0.86 / 0.85, 229376 0.88
     // -> 0.92, 262144 0.94 -> 0.95; one element off 200003 -0.02, 229377 +0.01-0.02, 262143
     // +0.03-0.04 (its phased kernel spills 8 bytes). An H200 plans its phased kernel at
-    // 196616-262144 too, untimed there.
+    // 229384-262144 too, untimed there.
+    // Rows off the grid at 196616-229383 on a row for them alone, 7 x 256 in 16 staged persistent
+    // (V100, seventy-fifth session; rowfuse-bench, H100, one element off, fp16 / bf16): 200003 0.81
+    // / 0.77 -> 0.87, 215001 0.84 / 0.79 -> 0.84, 229375 0.89 / 0.86 -> 0.92.
+    for_phased_rows({229376, 7, 256, true, 16, true, true, 2}),
     {262144, 4, 512, true, 16, false, true, 2},
 };
 
@@ -1196,6 +1206,13 @@ inline constexpr auto layernorm_16bit_h100 = insert_rows(
     {
         {20480, 5, 512, true, 1, false, false, 2},
         {40960, 5, 512, true, 2, true, true, 1, true, 0, column_placement::held},
+        // Rows off the grid at 40968-49159 on a row for them alone (V98, seventy-fifth session):
+        // the 98304-column row's shape in a cluster of four, where the 81920-column row's phased
+        // kernel held them at 50-60 % of its places. rowfuse-bench, H100, one element off, fp16 /
+        // bf16: 41001 0.64 / 0.61 -> 0.79, 45001 0.70 / 0.67 -> 0.82, 49151 0.76 / 0.74 -> 0.82 /
+        // 0.81. The same form at 65536 columns (4 x 256 in 8 under one, V99) left 50001-65001
+        // within 0.01 of the 81920-column row's.
+        for_phased_rows({49152, 6, 256, true, 4, true, true, 2, true, 0, column_placement::held}),
         {81920, 5, 256, true, 8, true, true, 1, true, 0, column_placement::held},
         {163840, 5, 512, true, 8, true, true, 1, true, 0, column_placement::held},
         {196608, 6, 512, true, 8, true, true, 1, true, 0, column_placement::held},
