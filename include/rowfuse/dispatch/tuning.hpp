@@ -533,6 +533,13 @@ inline constexpr register_shape softmax_16bit_h100[] = {
     // bf16): 200003 0.73 / 0.72 -> 0.82 / 0.77, 240001 0.78 / 0.77 -> 0.87 / 0.80, 262143 0.79 /
     // 0.78 -> 0.89 / 0.84 (ptxas: 88 -> 40 bytes of spill); under a cap of two as well, bf16
     // 210001-262143 +0.02-0.06 more, fp16 0.00-0.05 less.
+    // Rows off the grid at 196616-229383 on a row for them alone, 7 x 256 in 16 staged persistent
+    // under two (V103, seventy-fifth session; rowfuse-bench, H100, one element off, fp16 / bf16,
+    // where the 262144-column row's phased kernel took them): 200003 0.83 / 0.77 -> 0.90 / 0.91,
+    // 210001 0.84 / 0.77 -> 0.89, 215001 0.84 / 0.77 -> 0.90, 229375 0.86 / 0.79 -> 0.86 / 0.87.
+    // The same shape read straight under three, padded, exchanging once (V101) ran 0.86-0.89 there.
+    // Log-softmax takes that one (log_softmax_16bit_h100).
+    for_phased_rows({229376, 7, 256, true, 16, true, true, 2}),
     padded(padded_phased(exchanging_once({262144, 8, 256, true, 16, false, false, 3}))),
 };
 
@@ -729,6 +736,13 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
         // rowfuse-bench, one element off, fp16 / bf16): 200003 0.69 -> 0.73, 240001 0.75 -> 0.81,
         // 262143 0.80 -> 0.85 / 0.86; padded under three (spilling 80 bytes) lost 0.01-0.05, under
         // two unpadded 0.01-0.04.
+        // Softmax's row for phased plans alone at 229376 columns read straight under three,
+        // padded, exchanging once (V101, seventy-fifth session; rowfuse-bench, H100, one element
+        // off, fp16 / bf16, where the 262144-column row's phased kernel took those widths): 200003
+        // 0.73 -> 0.80, 210001 0.75 -> 0.82, 215001 0.76 -> 0.83, 229375 0.79 -> 0.85; staged
+        // persistent as softmax's (V103) 0.01 under it, under two (V102) 0.02-0.05.
+        for_phased_rows(
+            padded_phased(exchanging_once({229376, 7, 256, true, 16, false, false, 3}))),
         padded(padded_phased(
             exchanging_once(phased_capped({262144, 8, 256, true, 16, false, false, 3}, 2)))),
     });
@@ -748,20 +762,25 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
 /// 163840 and 196608 columns changed (V63, V64), and round 40's 98304-column row (6 x 256 in 8,
 /// 0.742 / 0.802 against 0.696 / 0.806 on an H200), so that an H200 plans those widths from the
 /// H100's rows of V63 and V64 (untimed there) and one call's object is back under 1 MiB (+1092.6 ->
-/// +1001.9 KB, scripts/compile-cost.sh).
-/// The rows marked on_h100_too an H100 takes too: V53 (sixty-eighth session, rowfuse-bench, H100,
-/// every such row at once, against the H100's own rows in the same run; bench/NOTES.md) measured
-/// them faster there, fp16 ratio to copy before -> after: 640 / 768 0.85 / 0.95 -> 1.01 / 1.00,
-/// 1536 0.93 -> 1.02, 3072 0.90 -> 1.00, 5120 / 6144 / 7168 0.93 / 0.88 / 0.95 -> 0.99-1.00, 12288
-/// 0.92 -> 0.99, 24584 / 28672 0.85 / 0.93 -> 1.00 / 0.98, 49152 / 57344 0.95 / 0.90 -> 0.99,
-/// 131072 0.93 -> 0.98; one element off at 4601 0.80 -> 1.00, 100003 / 106001 0.70 / 0.68 -> 0.85 /
-/// 0.87; at 114688 0.89 -> 0.88. Not taken: 4096, 20480, 65536, 98304 (-0.01 to -0.03). Each run of
-/// such rows before an H100 row is taken from its narrowest on, so the widths of a row not taken
-/// plan as before. The narrow run (96-512 columns) is taken without its 64-, 128- and 256-column
-/// rows (V53: 32 / 64 1.00 -> 0.93; V57, seventieth session: 128 / 256 0.99-1.00 -> 0.97-0.98),
-/// each of its other rows past the width of the row before it that an H100 takes (on_h100_past), so
-/// the widths of those three plan as before; V57 measured, fp16 / bf16: 72 0.73 / 0.72 -> 0.92 /
-/// 0.91, 96 0.90 -> 1.00, 136 / 160 0.68 / 0.77 -> 0.72 / 0.97, 192 0.89 -> 1.00, 320 0.76 / 0.75
+/// +1001.9 KB, scripts/compile-cost.sh); and one in the seventy-fifth (V105): round 38's
+/// 65536-column row (8 x 128 in 8 staged under six, 0.833 against 0.766 on an H200), whose H100 row
+/// has since taken round 51's form (V57: 8 x 256 in 4 under three, padded, exchanging once; round
+/// 51 ran that form 0.02-0.05 over the H200's rows there), so that an H200 plans 57352-65536
+/// columns from it (untimed there) and the call holds the 229376-column row for phased plans alone
+/// in 1 MiB. The rows marked on_h100_too an H100 takes too: V53 (sixty-eighth session,
+/// rowfuse-bench, H100, every such row at once, against the H100's own rows in the same run;
+/// bench/NOTES.md) measured them faster there, fp16 ratio to copy before -> after: 640 / 768 0.85 /
+/// 0.95 -> 1.01 / 1.00, 1536 0.93 -> 1.02, 3072 0.90 -> 1.00, 5120 / 6144 / 7168 0.93 / 0.88 / 0.95
+/// -> 0.99-1.00, 12288 0.92 -> 0.99, 24584 / 28672 0.85 / 0.93 -> 1.00 / 0.98, 49152 / 57344 0.95 /
+/// 0.90 -> 0.99, 131072 0.93 -> 0.98; one element off at 4601 0.80 -> 1.00, 100003 / 106001 0.70 /
+/// 0.68 -> 0.85 / 0.87; at 114688 0.89 -> 0.88. Not taken: 4096, 20480, 65536, 98304 (-0.01 to
+/// -0.03). Each run of such rows before an H100 row is taken from its narrowest on, so the widths
+/// of a row not taken plan as before. The narrow run (96-512 columns) is taken without its 64-,
+/// 128- and 256-column rows (V53: 32 / 64 1.00 -> 0.93; V57, seventieth session: 128 / 256
+/// 0.99-1.00 -> 0.97-0.98), each of its other rows past the width of the row before it that an H100
+/// takes (on_h100_past), so the widths of those three plan as before; V57 measured, fp16 / bf16: 72
+/// 0.73 / 0.72 -> 0.92 / 0.91, 96 0.90 -> 1.00, 136 / 160 0.68 / 0.77 -> 0.72 / 0.97, 192 0.89
+/// -> 1.00, 320 0.76 / 0.75
 /// -> 0.99, 384 0.88 / 0.86 -> 0.99, 448 / 456 0.93 -> 0.99-1.00, 512 0.99 -> 0.98.
 inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
     with_phased_rows(phased_narrow_16bit, log_softmax_16bit_h100),
@@ -787,8 +806,6 @@ inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
         // +0.06-0.14.
         on_h100_too(
             for_wide_memory(padded({32768, 8, 256, true, 2, false, false, 3}))), // 0.877 ([0.798])
-        for_wide_memory(
-            padded(exchanging_once({65536, 8, 128, true, 8, true, false, 6}))), // 0.833 ([0.766])
 
         // Round 50 (sixtieth session): padded, one cluster a row tile under caps of six blocks of
         // 128 threads and three of 256, against round 38's rows (staged persistent, unpadded) in
