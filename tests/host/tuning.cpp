@@ -1184,8 +1184,8 @@ TEST_CASE("a call bounded by cols_range compiles the aligned row of every automa
 TEST_CASE("a whole-block row for phased plans alone holds its twin's phased plans, or those of the "
           "widths it stands between: automatic, bounded to the width and forced on its engine") {
   // rmsnorm 16-bit's 6 x 256 and 114688-column rows (tuning.hpp, V97, V100): off the grid a
-  // staged persistent row, on it the twin read straight; rmsnorm's 229376-column row and
-  // layernorm's 49152-column row (V100, V98) alone.
+  // staged persistent row, on it the twin read straight; rmsnorm's, softmax's and log-softmax's
+  // 229376-column rows and layernorm's 49152-column row (V100, V105, V98) alone.
   struct family_rows {
     shape_family family;
     char const* op;
@@ -1194,7 +1194,9 @@ TEST_CASE("a whole-block row for phased plans alone holds its twin's phased plan
   rf::device_info const devices[] = {test::described_device(), test::described_h200()};
   for (auto const& [family, op, twinned, alone] :
        {family_rows{shape_family::rmsnorm, "rmsnorm", 4, 1},
-        family_rows{shape_family::layernorm, "layernorm", 0, 1}}) {
+        family_rows{shape_family::layernorm, "layernorm", 0, 1},
+        family_rows{shape_family::softmax, "softmax", 0, 1},
+        family_rows{shape_family::log_softmax, "log_softmax", 0, 1}}) {
     CAPTURE(op);
     auto const shapes = rf::detail::register_shapes(2, 8, family);
     int twinned_seen = 0, alone_seen = 0;

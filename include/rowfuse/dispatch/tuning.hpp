@@ -767,20 +767,20 @@ inline constexpr auto log_softmax_16bit_h100 = replace_rows(
 /// has since taken round 51's form (V57: 8 x 256 in 4 under three, padded, exchanging once; round
 /// 51 ran that form 0.02-0.05 over the H200's rows there), so that an H200 plans 57352-65536
 /// columns from it (untimed there) and the call holds the 229376-column row for phased plans alone
-/// in 1 MiB. The rows marked on_h100_too an H100 takes too: V53 (sixty-eighth session,
-/// rowfuse-bench, H100, every such row at once, against the H100's own rows in the same run;
-/// bench/NOTES.md) measured them faster there, fp16 ratio to copy before -> after: 640 / 768 0.85 /
-/// 0.95 -> 1.01 / 1.00, 1536 0.93 -> 1.02, 3072 0.90 -> 1.00, 5120 / 6144 / 7168 0.93 / 0.88 / 0.95
-/// -> 0.99-1.00, 12288 0.92 -> 0.99, 24584 / 28672 0.85 / 0.93 -> 1.00 / 0.98, 49152 / 57344 0.95 /
-/// 0.90 -> 0.99, 131072 0.93 -> 0.98; one element off at 4601 0.80 -> 1.00, 100003 / 106001 0.70 /
-/// 0.68 -> 0.85 / 0.87; at 114688 0.89 -> 0.88. Not taken: 4096, 20480, 65536, 98304 (-0.01 to
-/// -0.03). Each run of such rows before an H100 row is taken from its narrowest on, so the widths
-/// of a row not taken plan as before. The narrow run (96-512 columns) is taken without its 64-,
-/// 128- and 256-column rows (V53: 32 / 64 1.00 -> 0.93; V57, seventieth session: 128 / 256
-/// 0.99-1.00 -> 0.97-0.98), each of its other rows past the width of the row before it that an H100
-/// takes (on_h100_past), so the widths of those three plan as before; V57 measured, fp16 / bf16: 72
-/// 0.73 / 0.72 -> 0.92 / 0.91, 96 0.90 -> 1.00, 136 / 160 0.68 / 0.77 -> 0.72 / 0.97, 192 0.89
-/// -> 1.00, 320 0.76 / 0.75
+/// in 1 MiB.
+/// The rows marked on_h100_too an H100 takes too: V53 (sixty-eighth session, rowfuse-bench, H100,
+/// every such row at once, against the H100's own rows in the same run; bench/NOTES.md) measured
+/// them faster there, fp16 ratio to copy before -> after: 640 / 768 0.85 / 0.95 -> 1.01 / 1.00,
+/// 1536 0.93 -> 1.02, 3072 0.90 -> 1.00, 5120 / 6144 / 7168 0.93 / 0.88 / 0.95 -> 0.99-1.00, 12288
+/// 0.92 -> 0.99, 24584 / 28672 0.85 / 0.93 -> 1.00 / 0.98, 49152 / 57344 0.95 / 0.90 -> 0.99,
+/// 131072 0.93 -> 0.98; one element off at 4601 0.80 -> 1.00, 100003 / 106001 0.70 / 0.68 -> 0.85 /
+/// 0.87; at 114688 0.89 -> 0.88. Not taken: 4096, 20480, 65536, 98304 (-0.01 to -0.03). Each run of
+/// such rows before an H100 row is taken from its narrowest on, so the widths of a row not taken
+/// plan as before. The narrow run (96-512 columns) is taken without its 64-, 128- and 256-column
+/// rows (V53: 32 / 64 1.00 -> 0.93; V57, seventieth session: 128 / 256 0.99-1.00 -> 0.97-0.98),
+/// each of its other rows past the width of the row before it that an H100 takes (on_h100_past), so
+/// the widths of those three plan as before; V57 measured, fp16 / bf16: 72 0.73 / 0.72 -> 0.92 /
+/// 0.91, 96 0.90 -> 1.00, 136 / 160 0.68 / 0.77 -> 0.72 / 0.97, 192 0.89 -> 1.00, 320 0.76 / 0.75
 /// -> 0.99, 384 0.88 / 0.86 -> 0.99, 448 / 456 0.93 -> 0.99-1.00, 512 0.99 -> 0.98.
 inline constexpr auto log_softmax_16bit = with_wide_memory_rows(
     with_phased_rows(phased_narrow_16bit, log_softmax_16bit_h100),
