@@ -130,12 +130,17 @@ concept shifted_sums_op = two_phase_op<Op> && requires(Op const& op, float (&v)[
 /// of the row knows before the pass (taken from the row's first pack of N values), with a second
 /// pass where that one cannot be trusted:
 ///   centre_of<N>(first pack's values) -> c;  deviations_about(v, n, c) -> B (rewrites v into
-///   v - c);  centre_suffices(B total, cols) -> bool, the same on every thread;  if not,
-///   centre_shift(B total, cols) -> s and deviations about c + s;  finalize_about(c, B total,
-///   cols) -> stats;  recentre(x, c);  finish_centred<N>(x - c, stats, row, col0, columns)
+///   v - c), or over packs read one by one add_deviations(running, pack, c) into a
+///   running_deviations and total_deviations(running) -> B;  centre_suffices(B total, cols) ->
+///   bool, the same on every thread;  if not, centre_shift(B total, cols) -> s and deviations
+///   about c + s;  finalize_about(c, B total, cols) -> stats;  recentre(x, c);
+///   finish_centred<N>(x - c, stats, row, col0, columns)
 template <class Op>
-concept centred_op = two_phase_op<Op> && requires(Op const& op, float (&v)[1], float (&pack)[4]) {
+concept centred_op = two_phase_op<Op> && requires(Op const& op, float (&v)[1], float (&pack)[4],
+                                                  typename Op::running_deviations& running) {
   Op::centre_of(pack);
+  Op::add_deviations(running, pack, 0.0f);
+  op.merge2(Op::total_deviations(running), op.deviations_about(v, 1, 0.0f));
   op.centre_suffices(op.deviations_about(v, 1, 0.0f), index_t(1));
   op.centre_shift(op.deviations_about(v, 1, 0.0f), index_t(1));
   op.finalize_about(0.0f, op.deviations_about(v, 1, 0.0f), index_t(1));

@@ -264,13 +264,19 @@ inline constexpr bool rereads_staged_row =
 /// (round 6 of row_shapes.cu, bench/NOTES.md). A gradient_op reads them where it prepares each
 /// pack, so only `kept` and `kept_shared` change where it finds them. Where the row is read back
 /// from its staging slot (rereads_staged_row) its registers are free, and the operands are held
-/// with it. Phased rows (Config::phased) move their columns from row to row, so nothing is kept
-/// across rows there.
+/// with it; on such aligned rows in clusters of four blocks or more they are kept across rows:
+/// read with each row, gamma and beta (4 bytes a column) went through L2 as many bytes as the
+/// row's input and output, and keeping them took layernorm 16-bit at 98304-262144 columns +0.01
+/// to +0.14 of a copy on an H200, where in clusters of two it moved -0.02 to +0.03
+/// (bench/NOTES.md, seventy-sixth session). Phased rows (Config::phased) move their columns from
+/// row to row, so nothing is kept across rows there.
 template <class Config, class Op, class Load, int N>
 inline constexpr column_residence column_residence_of =
     !reads_columns<Op, N>                                                ? column_residence::none
     : Config::packs * N <= Config::kept_column_values && !Config::phased ? column_residence::kept
-    : Config::columns_in_shared && !Config::phased   ? column_residence::kept_shared
+    : Config::columns_in_shared && !Config::phased ? column_residence::kept_shared
+    : rereads_staged_row<Config, Op, Load> && !Config::phased && Config::cluster_blocks >= 4
+        ? column_residence::kept
     : rereads_staged_row<Config, Op, Load>           ? column_residence::with_row
     : !gradient_op<Op> && Config::columns_ahead > 0  ? column_residence::ahead
     : !gradient_op<Op> && Config::cluster_blocks > 1 ? column_residence::with_row
@@ -680,7 +686,15 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       read_ahead(p);
   };
   auto const columns_of = [&](int p) {
-    if constexpr (columns_held)
+    if constexpr (columns_at == column_residence::kept && rereads_staged_row<Config, Op, Load> &&
+                  sizeof(columns_t) % 4 == 0)
+      // Through an empty asm a word at a time, so that what widens them stays at each row's finish:
+      // widened once, ahead of the rows, they held twice the registers and spilled.
+      return detail::shuffle_words(held_columns[p], [](unsigned word) {
+        asm volatile("" : "+r"(word));
+        return word;
+      });
+    else if constexpr (columns_held)
       return held_columns[p];
     else if constexpr (columns_at == column_residence::kept_shared)
       return column_words::load(shared_columns, p, int(threadIdx.x), threads);
@@ -1420,10 +1434,16 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         // second about the row's mean where that centre is too far from it (op/norm.cuh).
         auto const merge2 = [&](auto a, auto b) { return op.merge2(a, b); };
         auto const local_about = [&](float about) {
-          auto const packs =
-              over_slot([&](float(&x)[pack_width],
-                            int count) { return op.deviations_about(x, count, about); },
-                        merge2);
+          typename Op::running_deviations running;
+          ROWFUSE_UNROLL
+          for (int p = 0; p < packs_per_thread; ++p) {
+            if (row_ok && p < valid_packs) {
+              float x[pack_width];
+              reread_pack(p, x, false);
+              Op::add_deviations(running, x, about);
+            }
+          }
+          auto const packs = Op::total_deviations(running);
           if constexpr (phased) {
             float deviations[edges_per_lane];
             ROWFUSE_UNROLL
@@ -1448,12 +1468,15 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           return reduce_whole_block(value, merge2, shared.second, int(round & 1), round);
         };
         auto total = reduce_next(local);
-        // The same on every thread of the block (cluster): their totals are bit-identical.
+        // The statistics before the check, so that its divisions are finalize_about's (taken
+        // after a branch, they were made twice). The same on every thread of the block
+        // (cluster): their totals are bit-identical.
+        auto stats = op.finalize_about(centre, total, cols);
         if (!op.centre_suffices(total, cols)) {
           centre = __fadd_rn(centre, op.centre_shift(total, cols));
           total = reduce_next(local_about(centre));
+          stats = op.finalize_about(centre, total, cols);
         }
-        auto const stats = op.finalize_about(centre, total, cols);
         auto const finished_values = [&](int p, float(&y)[pack_width]) {
           reread_pack(p, y, true);
           Op::recentre(y, centre);

@@ -361,6 +361,30 @@ template <class Affine> struct layernorm {
   __device__ deviations merge2(deviations a, deviations b) const {
     return {a.sum + b.sum, a.sum_squares + b.sum_squares};
   }
+  /// deviations_about's sums run across a row's packs read back one by one (the centred rows):
+  /// four interleaved sums of v - centre and four of its square, carried from pack to pack and
+  /// combined once a row, where a sum a pack and a merge took five more additions a pack. They
+  /// start at -0, so that the first term is taken as it is (-0 + d == d for every d).
+  struct running_deviations {
+    float sum[4] = {-0.0f, -0.0f, -0.0f, -0.0f};
+    float sum_squares[4] = {-0.0f, -0.0f, -0.0f, -0.0f};
+  };
+  /// Adds the K values of a full pack: its deviations about `centre`.
+  template <int K>
+  static __device__ void add_deviations(running_deviations& running, float const (&v)[K],
+                                        float centre) {
+    ROWFUSE_UNROLL
+    for (int i = 0; i < K; ++i) {
+      float const d = v[i] - centre;
+      running.sum[i % 4] += d;
+      running.sum_squares[i % 4] = fmaf(d, d, running.sum_squares[i % 4]);
+    }
+  }
+  static __device__ deviations total_deviations(running_deviations const& running) {
+    return {(running.sum[0] + running.sum[1]) + (running.sum[2] + running.sum[3]),
+            (running.sum_squares[0] + running.sum_squares[1]) +
+                (running.sum_squares[2] + running.sum_squares[3])};
+  }
 
   /// Both divisions correctly rounded (once per row, so free): for a constant row, lo = delta
   /// and sum_squares / cols = delta^2 exactly, and the fma cancels them to exactly 0, so rstd is
