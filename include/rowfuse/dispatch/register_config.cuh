@@ -62,7 +62,8 @@ struct register_config {
   static constexpr int row_threads = RowThreads;
   static constexpr bool columns_in_shared = Columns == tuning::column_placement::shared;
   /// The row read back from its staging slot at each phase and at the finish, the operands held
-  /// with it, where the kernel can (engine::rereads_staged_row); read ahead elsewhere.
+  /// with it (or kept across rows: engine::column_residence_of), where the kernel can
+  /// (engine::rereads_staged_row); read ahead elsewhere.
   static constexpr bool rereads_row = Columns == tuning::column_placement::held;
   static constexpr int columns_ahead =
       Columns == tuning::column_placement::ahead || rereads_row ? tuning::columns_ahead_packs : 0;

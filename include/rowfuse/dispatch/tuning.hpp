@@ -25,7 +25,9 @@ namespace rowfuse::tuning {
 ///  - held: read with the row's input and held in registers to the finish, while the row itself
 ///    is not held: its input stays in the staging slot (a staged whole-block shape) and is read
 ///    from there, through the load chain again, for each phase and for the finish, so that the
-///    row's registers go to the operands (QuACK's layout past 16K columns). Only for load chains
+///    row's registers go to the operands (QuACK's layout past 16K columns); on 16-bit rows under
+///    a bare load chain in clusters of four blocks or more, read once and kept across rows
+///    (engine::column_residence_of). Only for load chains
 ///    that can run again (engine::replayable_load_chain) and ops whose second phase rewrites the
 ///    row from its values and the first total alone (engine::rewrites_row); elsewhere the shape
 ///    reads them ahead, as `ahead`.

@@ -264,19 +264,23 @@ inline constexpr bool rereads_staged_row =
 /// (round 6 of row_shapes.cu, bench/NOTES.md). A gradient_op reads them where it prepares each
 /// pack, so only `kept` and `kept_shared` change where it finds them. Where the row is read back
 /// from its staging slot (rereads_staged_row) its registers are free, and the operands are held
-/// with it; on such aligned rows in clusters of four blocks or more they are kept across rows:
-/// read with each row, gamma and beta (4 bytes a column) went through L2 as many bytes as the
-/// row's input and output, and keeping them took layernorm 16-bit at 98304-262144 columns +0.01
-/// to +0.14 of a copy on an H200, where in clusters of two it moved -0.02 to +0.03
-/// (bench/NOTES.md, seventy-sixth session). Phased rows (Config::phased) move their columns from
-/// row to row, so nothing is kept across rows there.
+/// with it; on such aligned rows of 16-bit inputs under a bare load chain, in clusters of four
+/// blocks or more, they are kept across rows: read with each row, 16-bit gamma and beta (4 bytes a
+/// column) went through L2 as many bytes as the row's input and output, and keeping them took
+/// layernorm 16-bit at 98304-262144 columns +0.01 to +0.14 of a copy on an H200, where in
+/// clusters of two it moved -0.02 to +0.03 (bench/NOTES.md, seventy-sixth session; fp32 rows,
+/// not timed so, grew registers): keeps_staged_row_columns. Phased rows (Config::phased) move
+/// their columns from row to row, so nothing is kept across rows there.
+template <class Config, class Op, class Load>
+inline constexpr bool keeps_staged_row_columns =
+    rereads_staged_row<Config, Op, Load> && !Config::phased && Config::cluster_blocks >= 4 &&
+    sizeof(typename Load::element_type) == 2 && pure_load_chain<Load>;
 template <class Config, class Op, class Load, int N>
 inline constexpr column_residence column_residence_of =
     !reads_columns<Op, N>                                                ? column_residence::none
     : Config::packs * N <= Config::kept_column_values && !Config::phased ? column_residence::kept
-    : Config::columns_in_shared && !Config::phased ? column_residence::kept_shared
-    : rereads_staged_row<Config, Op, Load> && !Config::phased && Config::cluster_blocks >= 4
-        ? column_residence::kept
+    : Config::columns_in_shared && !Config::phased   ? column_residence::kept_shared
+    : keeps_staged_row_columns<Config, Op, Load>     ? column_residence::kept
     : rereads_staged_row<Config, Op, Load>           ? column_residence::with_row
     : !gradient_op<Op> && Config::columns_ahead > 0  ? column_residence::ahead
     : !gradient_op<Op> && Config::cluster_blocks > 1 ? column_residence::with_row
@@ -686,10 +690,10 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       read_ahead(p);
   };
   auto const columns_of = [&](int p) {
-    if constexpr (columns_at == column_residence::kept && rereads_staged_row<Config, Op, Load> &&
-                  sizeof(columns_t) % 4 == 0)
-      // Through an empty asm a word at a time, so that what widens them stays at each row's finish:
-      // widened once, ahead of the rows, they held twice the registers and spilled.
+    if constexpr (columns_at == column_residence::kept &&
+                  keeps_staged_row_columns<Config, Op, Load> && sizeof(columns_t) % 4 == 0)
+      // Through an empty asm a word at a time, so that they are widened at each row's finish and
+      // held across rows as words, half the registers of their widened values.
       return detail::shuffle_words(held_columns[p], [](unsigned word) {
         asm volatile("" : "+r"(word));
         return word;
@@ -1468,10 +1472,9 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           return reduce_whole_block(value, merge2, shared.second, int(round & 1), round);
         };
         auto total = reduce_next(local);
-        // The statistics before the check, so that its divisions are finalize_about's (taken
-        // after a branch, they were made twice). The same on every thread of the block
-        // (cluster): their totals are bit-identical.
+        // The statistics before the check, so that the check reuses their two divisions.
         auto stats = op.finalize_about(centre, total, cols);
+        // The same on every thread of the block (cluster): their totals are bit-identical.
         if (!op.centre_suffices(total, cols)) {
           centre = __fadd_rn(centre, op.centre_shift(total, cols));
           total = reduce_next(local_about(centre));

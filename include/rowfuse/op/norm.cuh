@@ -363,7 +363,7 @@ template <class Affine> struct layernorm {
   }
   /// deviations_about's sums run across a row's packs read back one by one (the centred rows):
   /// four interleaved sums of v - centre and four of its square, carried from pack to pack and
-  /// combined once a row, where a sum a pack and a merge took five more additions a pack. They
+  /// combined once a row: 24 operations a pack of 8, where a sum a pack and a merge took 28. They
   /// start at -0, so that the first term is taken as it is (-0 + d == d for every d).
   struct running_deviations {
     float sum[4] = {-0.0f, -0.0f, -0.0f, -0.0f};
