@@ -222,8 +222,8 @@ TEST_CASE("fused norm family: bias, dropout, residual and tee; dropout, fp8 e4m3
   // vector packs (64, 504, 1000), block_rows (3000, 12288), block_smem (40000), block_uncached
   // with its second pass re-running the load chain and the tee (100003). On the automatic plan
   // the residual stages beside the input at 504, 3000 and 12288 (GPT's chain, layernorm's
-  // tables), and the row is read back from its slot, the chain run again with the tee written
-  // once, on clusters at 20000 and 40000.
+  // tables), and the row is read back from its slot, the chain run once (the tee written then)
+  // and its values kept in the slot, on clusters at 20000 and 40000.
   for (long cols : {33L, 64L, 504L, 1000L, 3000L, 12288L, 20000L, 40000L, 100003L})
     hana::for_each(family, [&](auto combo) { check_combo(combo, cols, rng); });
 }

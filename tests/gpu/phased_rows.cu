@@ -385,84 +385,127 @@ TEST_CASE("phased rows: rmsnorm's 16-bit gamma from copies at each phase or in p
   }
 }
 
-TEST_CASE("phased rows: the residual block, its bias at every offset from the rows' phase") {
-  // bias -> dropout -> + residual -> tee -> layernorm, x, the residual, the tee'd sum h and y
+TEST_CASE("phased rows: the residual block with and without its tee, its bias at every offset "
+          "from the rows' phase; its widest rows on the grid too") {
+  // bias -> dropout -> + residual [-> tee] -> layernorm, x, the residual, the tee'd sum h and y
   // sharing one layout off the grid and the bias vector at offsets that put it on and off each
-  // row's phase: rf::bias reads its packs off its grid (read_off_grid), so every one is phased
-  // (at 32767 columns on the block row its table keeps beside its row read back from staging, at
-  // 40001 on a row read back: the chain runs again for each phase and the finish, its dropout
-  // decisions held and its tee written on the finish's run).
+  // row's phase: rf::bias reads its packs off its grid (read_off_grid), so every one is phased.
+  // At 32767 columns on the block row its table keeps beside its row read back from staging; the
+  // tee'd block at 40001 on a row read back, the chain run once a row (its tee written then) and
+  // its values kept in the slot for the second phase and the finish (engine::keeps_chain_values);
+  // without the tee at 40001-200003 on rows over a cluster's registers. On the grid (ld = cols,
+  // gamma and beta on it too) the block without its tee on rows read back at 32768-131072 columns
+  // and over a cluster's registers at 262144.
+  struct layout_case {
+    long cols, ld_extra, offset;
+  };
   std::mt19937 rng(20);
   float const p_drop = 0.1f;
-  for (long cols : {300L, 1001L, 4097L, 16383L, 32767L, 40001L}) {
+  std::vector<layout_case> cases;
+  for (long cols : {300L, 1001L, 4097L, 16383L, 32767L, 40001L, 100003L, 200003L})
+    cases.push_back({cols, 5, 3});
+  for (long cols : {32768L, 65536L, 131072L, 262144L})
+    cases.push_back({cols, 0, 0});
+  for (layout_case const c : cases) {
+    long const cols = c.cols;
+    bool const on_grid = c.ld_extra == 0 && c.offset == 0;
     for (long bias_offset : {0L, 1L, 3L, 4L}) {
-      long const rows = persistent_rows_for(cols), ld = cols + 5, offset = 3;
-      CAPTURE(cols);
-      CAPTURE(bias_offset);
-      std::size_t const size = std::size_t(offset + rows * ld + 8);
-      test::mirrored<__half> x(size), residual(size), y(size), y_ref(size), h(size), h_ref(size);
-      test::mirrored<__half> bias(std::size_t(cols + 8)), gamma(std::size_t(cols + 8)),
-          beta(std::size_t(cols + 8));
-      test::mirrored<std::uint8_t> keep(size), keep_ref(size);
-      test::fill_uniform(x.host, rng);
-      test::fill_uniform(residual.host, rng, -1.0f, 1.0f);
-      test::fill_uniform(bias.host, rng, -1.0f, 1.0f);
-      test::fill_uniform(gamma.host, rng, 0.5f, 1.5f);
-      test::fill_uniform(beta.host, rng, -0.5f, 0.5f);
-      for (auto* m : {&x, &residual, &bias, &gamma, &beta})
-        m->upload();
-      auto const make_load = [&](auto& on, auto& keep_on) {
-        return rf::load(static_cast<__half const*>(on(x, offset)), rows, cols, ld) |
-               rf::bias(static_cast<__half const*>(on(bias, bias_offset))) |
-               rf::dropout(p_drop, 606, 13, on(keep_on, offset), ld) |
-               rf::add(static_cast<__half const*>(on(residual, offset)), ld);
-      };
-      auto const on_host = [](auto& m, long at) { return m.h(at); };
-      auto const on_device = [](auto& m, long at) { return m.d(at); };
-      auto const affine_on = [&](auto& on) {
-        return rf::affine(static_cast<__half const*>(on(gamma, 2)),
-                          static_cast<__half const*>(on(beta, 5)));
-      };
-      test::poison(keep_ref.host);
-      auto const exact =
-          rf::reference::layernorm(make_load(on_host, keep_ref) | rf::tee(h_ref.h(offset), ld),
-                                   rf::store(y_ref.h(offset), ld), affine_on(on_host), 1e-5f);
-      // h exactly, in double, from the reference's mask (itself checked against the kernels').
-      std::vector<double> h_exact(std::size_t(rows * cols));
-      for (long r = 0; r < rows; ++r)
-        for (long c = 0; c < cols; ++c) {
-          std::size_t const k = std::size_t(offset + r * ld + c);
-          double const branch = rf::detail::widen<double>(x.host[k]) +
-                                rf::detail::widen<double>(bias.host[std::size_t(bias_offset + c)]);
-          h_exact[std::size_t(r * cols + c)] =
-              (keep_ref.host[k] ? branch / (1.0 - double(p_drop)) : 0.0) +
-              rf::detail::widen<double>(residual.host[k]);
-        }
-      auto const call = [&](rf::launch_options options) {
-        return rf::layernorm(make_load(on_device, keep) | rf::tee(h.d(offset), ld),
-                             rf::store(y.d(offset), ld), affine_on(on_device), 1e-5f, nullptr, {},
-                             options);
-      };
-      CHECK(call({rf::engine_kind::automatic, 0, true}).phased);
-      double const absolute = norm_test::absolute_term(exact);
-      double const absolute_h = norm_test::absolute_term(h_exact);
-      test::for_each_plan([&](rf::launch_options options) {
-        if (options.dry_run)
-          return call(options);
-        for (auto* m : {&y, &h}) {
-          test::poison(m->host);
+      // On the grid the bias on it and one element off: the rows' kernels, not their phases.
+      if (on_grid && bias_offset > 1)
+        continue;
+      for (bool const tees : {true, false}) {
+        // The tee'd block's rows past 65536 columns are not read back: once is enough there.
+        if (tees && cols > 65536)
+          continue;
+        long const rows = persistent_rows_for(cols), ld = cols + c.ld_extra, offset = c.offset;
+        // gamma and beta off their grid but on the grid cases'.
+        long const gamma_offset = on_grid ? 0 : 2, beta_offset = on_grid ? 0 : 5;
+        CAPTURE(cols);
+        CAPTURE(ld);
+        CAPTURE(bias_offset);
+        CAPTURE(tees);
+        std::size_t const size = std::size_t(offset + rows * ld + 8);
+        test::mirrored<__half> x(size), residual(size), y(size), y_ref(size), h(size), h_ref(size);
+        test::mirrored<__half> bias(std::size_t(cols + 8)), gamma(std::size_t(cols + 8)),
+            beta(std::size_t(cols + 8));
+        test::mirrored<std::uint8_t> keep(size), keep_ref(size);
+        test::fill_uniform(x.host, rng);
+        test::fill_uniform(residual.host, rng, -1.0f, 1.0f);
+        test::fill_uniform(bias.host, rng, -1.0f, 1.0f);
+        test::fill_uniform(gamma.host, rng, 0.5f, 1.5f);
+        test::fill_uniform(beta.host, rng, -0.5f, 0.5f);
+        for (auto* m : {&x, &residual, &bias, &gamma, &beta})
           m->upload();
-        }
-        test::poison(keep.host);
-        keep.upload();
-        rf::plan const p = call(options);
-        test::sync_and_check();
-        INFO(rf::explain(p));
-        check_norm_output(y.download(), exact, rows, cols, ld, offset, absolute);
-        check_norm_output(h.download(), h_exact, rows, cols, ld, offset, absolute_h);
-        CHECK(keep.download() == keep_ref.host);
-        return p;
-      });
+        auto const make_load = [&](auto& on, auto& keep_on) {
+          return rf::load(static_cast<__half const*>(on(x, offset)), rows, cols, ld) |
+                 rf::bias(static_cast<__half const*>(on(bias, bias_offset))) |
+                 rf::dropout(p_drop, 606, 13, on(keep_on, offset), ld) |
+                 rf::add(static_cast<__half const*>(on(residual, offset)), ld);
+        };
+        auto const on_host = [](auto& m, long at) { return m.h(at); };
+        auto const on_device = [](auto& m, long at) { return m.d(at); };
+        auto const affine_on = [&](auto& on) {
+          return rf::affine(static_cast<__half const*>(on(gamma, gamma_offset)),
+                            static_cast<__half const*>(on(beta, beta_offset)));
+        };
+        test::poison(keep_ref.host);
+        auto const exact = [&] {
+          if (tees)
+            return rf::reference::layernorm(
+                make_load(on_host, keep_ref) | rf::tee(h_ref.h(offset), ld),
+                rf::store(y_ref.h(offset), ld), affine_on(on_host), 1e-5f);
+          return rf::reference::layernorm(make_load(on_host, keep_ref),
+                                          rf::store(y_ref.h(offset), ld), affine_on(on_host),
+                                          1e-5f);
+        }();
+        // h exactly, in double, from the reference's mask (itself checked against the kernels').
+        std::vector<double> h_exact(std::size_t(rows * cols));
+        for (long r = 0; r < rows; ++r)
+          for (long col = 0; col < cols; ++col) {
+            std::size_t const k = std::size_t(offset + r * ld + col);
+            double const branch =
+                rf::detail::widen<double>(x.host[k]) +
+                rf::detail::widen<double>(bias.host[std::size_t(bias_offset + col)]);
+            h_exact[std::size_t(r * cols + col)] =
+                (keep_ref.host[k] ? branch / (1.0 - double(p_drop)) : 0.0) +
+                rf::detail::widen<double>(residual.host[k]);
+          }
+        auto const call = [&](rf::launch_options options) {
+          if (tees)
+            return rf::layernorm(make_load(on_device, keep) | rf::tee(h.d(offset), ld),
+                                 rf::store(y.d(offset), ld), affine_on(on_device), 1e-5f, nullptr,
+                                 {}, options);
+          return rf::layernorm(make_load(on_device, keep), rf::store(y.d(offset), ld),
+                               affine_on(on_device), 1e-5f, nullptr, {}, options);
+        };
+        rf::plan const planned = call({rf::engine_kind::automatic, 0, true});
+        if (!on_grid)
+          CHECK(planned.phased);
+        else if (bias_offset == 0)
+          CHECK_FALSE(planned.phased);
+        double const absolute = norm_test::absolute_term(exact);
+        double const absolute_h = norm_test::absolute_term(h_exact);
+        test::for_each_plan([&](rf::launch_options options) {
+          if (options.dry_run)
+            return call(options);
+          for (auto* m : {&y, &h}) {
+            test::poison(m->host);
+            m->upload();
+          }
+          test::poison(keep.host);
+          keep.upload();
+          rf::plan const p = call(options);
+          test::sync_and_check();
+          INFO(rf::explain(p));
+          check_norm_output(y.download(), exact, rows, cols, ld, offset, absolute);
+          if (tees)
+            check_norm_output(h.download(), h_exact, rows, cols, ld, offset, absolute_h);
+          else
+            CHECK(-1 == test::written_outside(h.download(), 0, cols, ld, offset)); // h untouched
+          CHECK(keep.download() == keep_ref.host);
+          return p;
+        });
+      }
     }
   }
 }

@@ -24,7 +24,8 @@ namespace rowfuse::tuning {
 ///    sixteenth session);
 ///  - held: read with the row's input and held in registers to the finish, while the row itself
 ///    is not held: its input stays in the staging slot (a staged whole-block shape) and is read
-///    from there, through the load chain again, for each phase and for the finish, so that the
+///    from there, through the load chain again (a chain that is not pure: once, its values kept
+///    in the slot, engine::keeps_chain_values), for each phase and for the finish, so that the
 ///    row's registers go to the operands (QuACK's layout past 16K columns); on 16-bit rows under
 ///    a bare load chain in clusters of four blocks or more, read once and kept across rows
 ///    (engine::column_residence_of). Only for load chains
@@ -1147,7 +1148,8 @@ inline constexpr register_shape layernorm_16bit_past_4096[] = {
     {32768, 4, 1024, true, 1, true, true, 1}, // r4 0.861
 };
 
-/// LayerNorm's 16-bit rows past 32768 columns under a load chain (the residual block), whose
+/// LayerNorm's 16-bit rows past 32768 columns under a load chain that tees (the residual block
+/// writing its pre-norm sum; the chain without the tee has layernorm_chain_16bit_clusters), whose
 /// operands and tee cannot be read twice (layernorm_16bit_held_clusters' rows would): rows over a
 /// cluster's registers. At 65536 and 131072 columns gamma and beta held with the row on persistent
 /// clusters, pipeline_shapes.cu's wide survey (nineteenth session, fp16; the library's call on
@@ -1352,21 +1354,48 @@ inline constexpr register_shape layernorm_chain_16bit_to_4096[] = {
 
 /// The residual block's rows from 8192 to 32768 columns: pipeline_shapes.cu's survey (seventeenth
 /// session, fp16 / bf16; rowfuse-bench ran 0.76 at 8192 and 0.71-0.73 at 16384 on r4's rows) at
-/// 8192 and 16384, the residual staged beside the input at 16384 (o, as above; at 8192 and 32768 it
-/// lost: 0.859 -> 0.834, 0.701 -> 0.649); at 32768 layernorm_16bit's row.
-/// The first two sized (twenty-eighth session): 8200 0.60 -> 0.71, 10240 0.72 -> 0.84; the 32768-
-/// column row not (its twin lost at 16392 and 20480: 0.57 -> 0.49, 0.64 -> 0.54).
+/// 8192 and 16384, the residual staged beside the input at 16384 (o, as above; at 8192 it lost:
+/// 0.859 -> 0.834). The first two sized (twenty-eighth session): 8200 0.60 -> 0.71, 10240 0.72 ->
+/// 0.84. At 32768 the tee'd block's row (layernorm_tee_chain_16bit): the row read back from its
+/// staging slot with the residual beside it, kept there as the chain's values after the first
+/// phase (engine::keeps_chain_values), on persistent clusters of two; its rows off the grid take
+/// the block rows' phased kernels, as the tee's do. rowfuse-bench (H100, seventy-seventh session,
+/// against layernorm_16bit's 4 x 1024 row that it replaces, fp16 / bf16): 24576 0.676 / 0.665 ->
+/// 0.753 / 0.725, 32768 0.713 / 0.716 -> 0.746 / 0.725 (that cell's passes 0.72-0.77); off the
+/// grid 20001 the same. The block row of four packs of 1024 threads stays for forced plans alone
+/// (max_cols 16384: the automatic plan passes it by).
 inline constexpr register_shape layernorm_chain_16bit_to_32768[] = {
     sized({8192, 4, 256, true, 1, true, true, 3}), // 0.858 / 0.835
     sized({16384, 4, 512, true, 1, true, true, 1, true, 0, column_placement::per_engine,
            true}),                            // o 0.785 ([0.758-0.762]; 0.764 / 0.747)
-    {32768, 4, 1024, true, 1, true, true, 1}, // r4 0.861 (the op alone)
+    {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
+    phased_elsewhere(
+        {32768, 4, 512, true, 2, true, true, 1, true, 0, column_placement::held, true}),
+};
+
+/// The residual block's 16-bit rows past 32768 columns. At 65536 and 131072 the row read back from
+/// its staging slot with the residual beside it and kept there as the chain's values
+/// (engine::keeps_chain_values), gamma and beta held with it, on persistent clusters of four and
+/// eight blocks that stage a row ahead. rowfuse-bench (H100, seventy-seventh session, against
+/// layernorm_16bit_clusters' rows, fp16 / bf16): 40960 0.563 / 0.559 -> 0.583 / 0.560, 65536 0.594
+/// / 0.589 -> 0.698 / 0.675, 131072 0.555 / 0.548 -> 0.598 / 0.591. Their phased kernels lost off
+/// the grid (40001 -0.10, 65001 -0.05, 100003 -0.06), so those rows have none and rows for phased
+/// plans alone before them keep layernorm_16bit_clusters' (unphased, for_phased_rows). At 262144
+/// layernorm_16bit_clusters' row: the row read back, 4 x 512 in 16, lost there (0.631 / 0.620 ->
+/// 0.524 / 0.518).
+inline constexpr register_shape layernorm_chain_16bit_clusters[] = {
+    for_phased_rows(sized({65536, 4, 256, true, 8, false, true, 2})),
+    unphased({65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held, true}),
+    for_phased_rows({131072, 4, 512, true, 8, false, true, 1}),
+    unphased({131072, 4, 512, true, 8, true, true, 1, true, 0, column_placement::held, true}),
+    {262144, 8, 256, true, 16, true, false, 2, true, 0, column_placement::ahead},
 };
 
 /// LayerNorm over 16-bit inputs under a load chain (the residual block): past 32768 columns
-/// layernorm_16bit_clusters. Rows read back from their staging slot with the residual staged beside
-/// the input (layernorm_tee_chain_16bit's) lost for the chain without a tee (bench/NOTES.md,
-/// twenty-first session).
+/// layernorm_chain_16bit_clusters. Rows read back from their staging slot with the residual staged
+/// beside the input lost for the chain without a tee while each read ran the chain again
+/// (bench/NOTES.md, twenty-first session); kept as the chain's values, they won at 24576-131072
+/// columns (seventy-seventh session).
 /// For devices of wide memory, the shapes pipeline_shapes.cu's survey of the residual block found
 /// better on an H200 (forty-fifth session, fp16, bench/NOTES.md; the row each passes by in
 /// brackets, in the same run): 4 packs a lane to 256 columns, and at 4096 four packs a thread of
@@ -1377,7 +1406,7 @@ inline constexpr register_shape layernorm_chain_16bit_to_32768[] = {
 /// -> 0.422 / 0.493).
 inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
     join_rows(join_rows(layernorm_chain_16bit_to_4096, layernorm_chain_16bit_to_32768),
-              layernorm_16bit_clusters),
+              layernorm_chain_16bit_clusters),
     {
         // 128 / 256 columns 0.623 / 0.633 ([0.609 / 0.596])
         for_wide_memory({256, 4, 256, false, 1, true, false, 1}),
@@ -1400,13 +1429,16 @@ inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
 /// pre-norm sum h, which the next block reads): layernorm_chain_16bit's rows but at 2048 and 4096,
 /// where staging the residual lost with the tee (0.912 -> 0.879, 0.901 -> 0.883), and at 32768 and
 /// 65536 columns, where the row is read back from its staging slot with the residual beside it,
-/// the chain run again for each phase and the finish (dropout's decisions held, the tee written
-/// on the finish's run: engine::replayable_load_chain), gamma and beta held in the registers the
-/// row leaves (pipeline_shapes.cu's held survey, twenty-first session, fp16, the chains' rows in
-/// the same run in brackets). Without the tee the same rows lost (32768: 0.687 -> 0.642, 65536
-/// 0.583 -> 0.575): the residual block is issue-bound there, and a replay runs its chain three
-/// times. The chain's 32768-column block row stays for forced plans: its max_cols is 16384, so that
-/// the automatic plan, which takes a block row before a cluster row, passes it by. Phased plans
+/// gamma and beta held in the registers the row leaves (pipeline_shapes.cu's held survey,
+/// twenty-first session, fp16, the chains' rows in the same run in brackets). The chain runs once
+/// a row, on the first phase (dropout's decisions drawn before it, the tee written on it), and its
+/// values are kept in the slot for the second phase and the finish (engine::keeps_chain_values;
+/// seventy-seventh session, rowfuse-bench, H100, fp16 / bf16, against the chain run again at each
+/// read: 24576 0.785 / 0.741 -> 0.859 / 0.850, 40960 0.605 / 0.566 -> 0.691 / 0.677, off the grid
+/// 40001 / 65001 +0.07 / +0.08; but 32768 0.901 / 0.840 -> 0.824 / 0.820, and 65536 within that
+/// cell's spread). The chain's 32768-column block row stays for forced plans: its max_cols is
+/// 16384, so that the automatic plan, which takes a block row before a cluster row, passes it by.
+/// Phased plans
 /// take it at 16385-32768 columns too: on the held row's phased kernel the tee'd block off the
 /// grid ran 0.37-0.43 of a copy at 16393-24577 columns, on the block row 0.46-0.49 (thirty-second
 /// session, fp16).
@@ -1854,17 +1886,26 @@ inline constexpr register_shape layernorm_chain_32bit[] = {
     {2048, 2, 256, true, 1, true, true, 1},   // 0.928 ([0.852])
     {4096, 2, 512, true, 1, true, true, 2},   // 0.948 ([0.805])
     {8192, 2, 1024, true, 1, true, true, 1, true, 0, column_placement::per_engine,
-     true},                                     // o 0.929 ([0.627])
-    {16384, 8, 512, true, 1, true, true, 1},    // 0.847 ([0.643])
-    {32768, 8, 256, true, 4, true, true, 1},    // 0.658 ([0.539])
-    {65536, 8, 256, true, 8, true, true, 1},    // 0.644 ([0.511])
-    {131072, 8, 256, true, 16, true, true, 1},  // 0.564 ([0.467])
-    {262144, 8, 512, true, 16, false, true, 1}, // 0.471 ([0.433])
+     true},                                    // o 0.929 ([0.627])
+    {16384, 8, 512, true, 1, true, true, 1},   // 0.847 ([0.643])
+    {32768, 8, 256, true, 4, true, true, 1},   // 0.658 ([0.539])
+    {65536, 8, 256, true, 8, true, true, 1},   // 0.644 ([0.511])
+    {131072, 8, 256, true, 16, true, true, 1}, // 0.564 ([0.467])
+    // At 262144 the row read back from its staging slot with the residual beside it (one slot),
+    // kept there as the chain's values (engine::keeps_chain_values): rowfuse-bench (H100,
+    // seventy-seventh session) 0.469 -> 0.513 against the row before it (read straight to
+    // registers), which keeps its rows off the grid (the row read back's phased kernel: 200003
+    // 0.367 -> 0.362). The same made of the rows at 32768-131072 lost 0.04-0.12 on and off the
+    // grid.
+    for_phased_rows({262144, 8, 512, true, 16, false, true, 1}), // 0.471 ([0.433])
+    unphased({262144, 8, 512, true, 16, true, true, 1, true, 0, column_placement::held, true}),
 };
 
 /// LayerNorm over fp32 inputs under a load chain that tees (the residual block writing its
 /// pre-norm sum): one block a tile with the residual staged to 4096 columns, and at 32768 and 65536
-/// the row read back from its staging slot (as layernorm_tee_chain_16bit). Past 65536 the rows
+/// the row read back from its staging slot (as layernorm_tee_chain_16bit; kept there as the chain's
+/// values since the seventy-seventh session: rowfuse-bench, H100, 24576-65536 +0.05 to +0.10 on
+/// the grid, 20001-65001 +0.02 to +0.07 off it). Past 65536 the rows
 /// before (the held survey lost there: 0.44-0.46; the survey of the other shapes did not run for
 /// the tee).
 inline constexpr register_shape layernorm_tee_chain_32bit[] = {

@@ -45,6 +45,14 @@ template <class T, class... Nodes> struct operand_streams<load_expr<T, Nodes...>
   static constexpr int count = (0 + ... + int(streams_operand<Nodes>));
   /// Bytes of one element of every stream together.
   static constexpr int element_bytes = (0 + ... + stream_element<Nodes>::bytes);
+  /// Bytes of one element of the first stream (0 without one): its region comes first.
+  static constexpr int first_bytes = [] {
+    int const bytes[] = {0, stream_element<Nodes>::bytes...};
+    for (int b : bytes)
+      if (b > 0)
+        return b;
+    return 0;
+  }();
 
   /// Whether every stream's packs of N elements can travel by cp.async.
   template <int N>

@@ -253,6 +253,22 @@ inline constexpr bool rereads_staged_row =
             rewrites_row<Op> &&
     !gradient_op<Op>;
 
+/// Whether register_kernel<Config> keeps a row read back from its staging slot
+/// (rereads_staged_row) as its load chain's values where the chain is not pure: the first read
+/// runs the chain (and its tee) and writes each pack's floats over the pack's staged bytes, and
+/// the later phases and the finish read them there instead of running the chain again (each run
+/// widens the input and the staged operands, reads a bias again and adds). A pack's floats take
+/// the bytes of its input pack and, past them, of its first staged operand stream's (16-bit input
+/// and residual: half each), both this thread's own copies.
+template <class Config, class Op, class Load, class Streams = staged_streams<Config, Op, Load>>
+inline constexpr bool keeps_chain_values = [] {
+  constexpr int input_bytes = Config::pack * int(sizeof(typename Load::element_type));
+  constexpr int operand_bytes =
+      Streams::operands ? Config::pack * operand_streams<Load>::first_bytes : 0;
+  return rereads_staged_row<Config, Op, Load> && !pure_load_chain<Load> && input_bytes % 4 == 0 &&
+         operand_bytes % 4 == 0 && input_bytes + operand_bytes >= 4 * Config::pack;
+}();
+
 /// The residence register_kernel<Config> gives Op's operands (packs of N). Where a thread holds
 /// few values (Config::kept_column_values) they are kept in registers. Where the shape says so,
 /// a forward op's are kept in shared memory (Config::columns_in_shared) or read ahead
@@ -741,6 +757,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   constexpr bool operands_staged = streams::operands;
   constexpr int slots = streams::slots;
   constexpr bool rereads = rereads_staged_row<Config, Op, Load>;
+  constexpr bool keeps_values = keeps_chain_values<Config, Op, Load>;
   constexpr bool centred = centred_rows<Config, Op, Load>;
   constexpr bool centred_group = centred_group_rows<Config, Op, Load>;
   // The centred pass's uses of the second reduction's storage: one a row, two where the row takes
@@ -1267,7 +1284,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     // A row read back (rereads): pack p's values from the staging slot through the load chain,
     // as the transform loop above makes them. The chain's draws (dropout's decisions) are made
     // once a row and held; its reads are made at each read, staged operand streams from their
-    // slot; `emit`: whether its side effects (rf::tee) happen, on the finish's read alone.
+    // slot; `emit`: whether its side effects (rf::tee) happen, on one read a row (phase_pack,
+    // finish_pack).
     [[maybe_unused]] typename Load::template draws_type<pack_width>
         row_draws[rereads ? packs_per_thread : 1];
     if constexpr (rereads) {
@@ -1291,22 +1309,82 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
                                             load.template read<pack_width, phased>(row, col_of(p)),
                                             row_draws[p]);
     };
-    // A phase over a row read back: `phase(x, n)` of each pack as it is read, merged in pack
-    // order, so that one pack's values are live at a time (over the whole row at once, ptxas
-    // held the row beside the operands and spilled). Every valid pack is full (pack_width | cols
-    // where pack_width > 1); a lane with none gives the phase of a zero pack and n = 0, the op's
-    // identity.
-    [[maybe_unused]] auto const over_slot = [&](auto phase, auto merge) {
+    // Where the row is kept as its chain's values (keeps_chain_values): pack p's floats, the
+    // first words over its input pack and the rest over its first operand stream's.
+    constexpr int kept_in_input =
+        keeps_values ? pack_width * int(sizeof(input_t)) / int(sizeof(float)) : pack_width;
+    constexpr int kept_in_operand = pack_width - kept_in_input;
+    [[maybe_unused]] auto const kept_words = [&](int p) {
+      return reinterpret_cast<float*>(operand_regions + std::size_t(staged_index(slot, p)) *
+                                                            pack_width *
+                                                            operand_streams<Load>::first_bytes);
+    };
+    [[maybe_unused]] auto const keep_values = [&](int p, float const(&x)[pack_width]) {
+      float in_input[kept_in_input];
+      ROWFUSE_UNROLL
+      for (int j = 0; j < kept_in_input; ++j)
+        in_input[j] = x[j];
+      detail::store_pack<kept_in_input>(reinterpret_cast<float*>(staged_pack(slot, p)), in_input);
+      if constexpr (kept_in_operand > 0) {
+        float in_operand[kept_in_operand];
+        ROWFUSE_UNROLL
+        for (int j = 0; j < kept_in_operand; ++j)
+          in_operand[j] = x[kept_in_input + j];
+        detail::store_pack<kept_in_operand>(kept_words(p), in_operand);
+      }
+    };
+    [[maybe_unused]] auto const kept_values = [&](int p, float(&x)[pack_width]) {
+      float in_input[kept_in_input];
+      detail::load_pack<kept_in_input>(reinterpret_cast<float const*>(staged_pack(slot, p)),
+                                       in_input);
+      ROWFUSE_UNROLL
+      for (int j = 0; j < kept_in_input; ++j)
+        x[j] = in_input[j];
+      if constexpr (kept_in_operand > 0) {
+        float in_operand[kept_in_operand];
+        detail::load_pack<kept_in_operand>(kept_words(p), in_operand);
+        ROWFUSE_UNROLL
+        for (int j = 0; j < kept_in_operand; ++j)
+          x[kept_in_input + j] = in_operand[j];
+      }
+    };
+    // Pack p of a row read back, for a phase: the first phase runs the chain (emitting, where the
+    // row is kept, and keeping its values), a later one runs it again or reads the kept values.
+    [[maybe_unused]] auto const phase_pack = [&](int p, float(&x)[pack_width], bool first_phase) {
+      if constexpr (keeps_values) {
+        if (first_phase) {
+          reread_pack(p, x, true);
+          keep_values(p, x);
+        } else {
+          kept_values(p, x);
+        }
+      } else {
+        reread_pack(p, x, false);
+      }
+    };
+    // Pack p of a row read back, for the finish: the kept values, or the chain run again, emitting.
+    [[maybe_unused]] auto const finish_pack = [&](int p, float(&x)[pack_width]) {
+      if constexpr (keeps_values)
+        kept_values(p, x);
+      else
+        reread_pack(p, x, true);
+    };
+    // A phase over a row read back: `phase(x, n)` of each pack as it is read (phase_pack), merged
+    // in pack order, so that one pack's values are live at a time (over the whole row at once,
+    // ptxas held the row beside the operands and spilled). Every valid pack is full (pack_width |
+    // cols where pack_width > 1); a lane with none gives the phase of a zero pack and n = 0, the
+    // op's identity.
+    [[maybe_unused]] auto const over_slot = [&](auto phase, auto merge, bool first_phase) {
       float x[pack_width] = {};
       bool const any = row_ok && valid_packs > 0;
       if (any)
-        reread_pack(0, x, false);
+        phase_pack(0, x, first_phase);
       auto total = phase(x, any ? pack_width : 0);
       ROWFUSE_UNROLL
       for (int p = 1; p < packs_per_thread; ++p) {
         if (row_ok && p < valid_packs) {
           float next[pack_width];
-          reread_pack(p, next, false);
+          phase_pack(p, next, first_phase);
           total = merge(total, phase(next, pack_width));
         }
       }
@@ -1567,7 +1645,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         auto const packs_first = [&] {
           if constexpr (rereads)
             return over_slot([&](float(&x)[pack_width], int count) { return op.phase1(x, count); },
-                             merge1);
+                             merge1, true);
           else
             return over_values([&](int count) { return op.phase1(v, count); });
         };
@@ -1584,7 +1662,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
           if constexpr (rereads)
             return over_slot([&](float(&x)[pack_width],
                                  int count) { return op.phase2(x, count, first_total, cols); },
-                             merge2);
+                             merge2, false);
           else
             return over_values([&](int count) { return op.phase2(v, count, first_total, cols); });
         };
@@ -1600,7 +1678,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         auto const stats = op.finalize2(first_total, second_total, cols);
         auto const finished_values = [&](int p, float(&y)[pack_width]) {
           if constexpr (rereads) {
-            reread_pack(p, y, true);
+            finish_pack(p, y);
             op.phase2_rewrite(y, first_total, cols);
           } else {
             held_values(p, y);
