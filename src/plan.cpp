@@ -258,6 +258,8 @@ std::span<tuning::register_shape const> table_of(tuning::shape_family family) {
     return shapes_for<ElementBytes, Pack, shape_family::layernorm>();
   case shape_family::layernorm_chain:
     return shapes_for<ElementBytes, Pack, shape_family::layernorm_chain>();
+  case shape_family::layernorm_operand_chain:
+    return shapes_for<ElementBytes, Pack, shape_family::layernorm_operand_chain>();
   case shape_family::layernorm_tee_chain:
     return shapes_for<ElementBytes, Pack, shape_family::layernorm_tee_chain>();
   case shape_family::layernorm_store_chain:

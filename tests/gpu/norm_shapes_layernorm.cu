@@ -41,8 +41,9 @@ TEST_CASE("layernorm fp32 -> bf16, fp16 gamma/beta, every width and engine") {
   check_all_widths<layernorm_op, float, __nv_bfloat16, __half, __half>(affine_variants, 46);
 }
 
-TEST_CASE("layernorm alone plans from layernorm's shapes, under a load chain from "
-          "layernorm_chain's, under a store chain alone from layernorm_store_chain's") {
+TEST_CASE("layernorm alone plans from layernorm's shapes, under the residual block's load chain "
+          "from layernorm_operand_chain's, under a store chain alone from "
+          "layernorm_store_chain's") {
   long const rows = 64, cols = 256;
   test::mirrored<__half> x(rows * cols), residual(rows * cols), y(rows * cols), gamma(cols),
       beta(cols);
@@ -63,13 +64,14 @@ TEST_CASE("layernorm alone plans from layernorm's shapes, under a load chain fro
   CHECK(alone_row.max_cols == 256);
   CHECK(alone_row.wide_memory_only);
   CHECK(alone.packs == 4);
-  // The residual block's load chain takes the chain's narrow row: one pack a thread; on a device
-  // of wide memory (an H200) the row measured there, four packs a lane (tuning.hpp).
+  // The residual block's load chain (an operand as wide as the input) takes the chains' narrow
+  // row: one pack a thread; on a device of wide memory (an H200) the row measured there, four
+  // packs a lane (tuning.hpp).
   auto const residual_sum = input | rf::add(static_cast<__half const*>(residual.d()));
   rf::plan const chain =
       rf::layernorm(residual_sum, rf::store(y.d()), affine, 1e-5f, nullptr, {}, dry);
   INFO(rf::explain(chain));
-  auto const chain_row = test::table_row(rf::tuning::layernorm_chain_16bit, chain);
+  auto const chain_row = test::table_row(rf::tuning::layernorm_operand_chain_16bit, chain);
   CHECK(chain_row.max_cols == 256);
   CHECK(chain_row.wide_memory_only == wide_memory);
   CHECK(chain.packs == (wide_memory ? 4 : 1));

@@ -60,6 +60,7 @@ constexpr shape_family families[] = {shape_family::softmax,
                                      shape_family::norm_alone_gradient,
                                      shape_family::attention,
                                      shape_family::layernorm_chain,
+                                     shape_family::layernorm_operand_chain,
                                      shape_family::layernorm_tee_chain,
                                      shape_family::layernorm_store_chain};
 constexpr register_engine engines[] = {register_engine::warp_rows, register_engine::block_rows,
@@ -300,13 +301,17 @@ TEST_CASE(
                       [&](table alone, table store_chain, table_key key) {
                         check_widest(alone, store_chain, key.pack, std::equal_to<>{});
                       });
-  // 16-bit rows past 32768 columns: the row read back from its staging slot, gamma and beta held,
-  // on persistent clusters; of 2 alone and under a store chain (round 24: 0.81 -> 0.93), of 4
-  // under a load chain, the residual staged beside the row and the chain's values kept there
-  // (seventy-seventh session: the residual block 0.59 -> 0.70).
+  // 16-bit rows past 32768 columns on a cluster's registers: under a load chain with gamma and
+  // beta held with the row, on persistent clusters of 8 at 65536 columns (nineteenth session's
+  // wide survey: the residual block 0.49 -> 0.58); alone and under a store chain the row read back
+  // from its staging slot, gamma and beta held, on persistent clusters of 2 (round 24: 0.81 ->
+  // 0.93); under a chain that streams an operand as wide as its input (the residual block), the
+  // row read back with the residual staged beside it and the chain's values kept there, on
+  // persistent clusters of 4 (seventy-seventh session: 0.59 -> 0.70).
   rf::device_info const h100 = test::described_device();
-  for (shape_family family : {shape_family::layernorm, shape_family::layernorm_chain,
-                              shape_family::layernorm_store_chain}) {
+  for (shape_family family :
+       {shape_family::layernorm, shape_family::layernorm_chain, shape_family::layernorm_store_chain,
+        shape_family::layernorm_operand_chain}) {
     CAPTURE(int(family));
     auto const shapes = rf::detail::register_shapes(2, 8, family);
     rf::plan const wide = rf::detail::choose_plan("layernorm", 2048, 65536, 8,
@@ -314,9 +319,11 @@ TEST_CASE(
     CHECK(wide.engine == rf::engine_kind::cluster_rows);
     CHECK(wide.persistent);
     bool const chain = family == shape_family::layernorm_chain;
-    CHECK(wide.cluster_blocks == (chain ? 4 : 2));
-    CHECK(shapes[std::size_t(wide.shape)].columns == column_placement::held);
-    CHECK(shapes[std::size_t(wide.shape)].stages_operands == chain);
+    bool const operand_chain = family == shape_family::layernorm_operand_chain;
+    CHECK(wide.cluster_blocks == (chain ? 8 : operand_chain ? 4 : 2));
+    CHECK(shapes[std::size_t(wide.shape)].columns ==
+          (chain ? column_placement::per_engine : column_placement::held));
+    CHECK(shapes[std::size_t(wide.shape)].stages_operands == operand_chain);
   }
   // 256 fp16 columns: four packs a thread, one block a tile, for the op alone; the residual
   // block's chain one pack on a persistent grid.
@@ -342,20 +349,19 @@ TEST_CASE("layernorm under a load chain that tees: the chain's rows but at a few
                       [](table tee, table chain, table_key key) {
                         if (key.element_bytes == 2 && key.pack == 8) {
                           CHECK(tee.data() != chain.data());
-                          // 2048, 4096 and 16384 read the residual straight to registers; 65536
-                          // its own row read back with a phased kernel, 131072 the row over a
-                          // cluster's registers, where the chain reads those back with rows for
-                          // phased plans alone before them. (The rows for devices of wide
+                          // 2048, 4096 and 16384 read the residual straight to registers; the
+                          // chain's 32768 block row kept for forced plans alone (max_cols 16384), a
+                          // cluster row at 32768; 65536 its own. (The rows for devices of wide
                           // memory: "rows for devices of wide memory" below.)
                           auto const tee_rows = narrow_memory_rows(tee);
                           auto const chain_rows = narrow_memory_rows(chain);
-                          CHECK(tee_rows.size() + 2 == chain_rows.size());
+                          CHECK(tee_rows.size() == chain_rows.size() + 1);
                           int differ = 0;
                           for (auto const& row : tee_rows)
                             differ += std::ranges::none_of(chain_rows, [&](auto const& c) {
                               return unsized(c) == unsized(row);
                             });
-                          CHECK(differ == 5);
+                          CHECK(differ == 6);
                         } else if (key.pack == 1) {
                           CHECK(tee.data() == chain.data());
                         } else {
@@ -384,6 +390,57 @@ TEST_CASE("layernorm under a load chain that tees: the chain's rows but at a few
                                                   rf::engine_kind::block_rows, h100, shapes);
   CHECK(forced.engine == rf::engine_kind::block_rows);
   CHECK(forced.block_threads == 1024);
+}
+
+TEST_CASE("layernorm under a load chain that streams an operand as wide as its input: the "
+          "chain's rows to 16384 16-bit columns, past them rows read back from staging on the grid "
+          "and the chain's rows off it; fp32 and single elements the chain's") {
+  using rf::tuning::column_placement;
+  for_each_table_pair(shape_family::layernorm_operand_chain, shape_family::layernorm_chain,
+                      [](table operand, table chain, table_key key) {
+                        if (!(key.element_bytes == 2 && key.pack == 8)) {
+                          CHECK(operand.data() == chain.data());
+                          return;
+                        }
+                        auto const operand_rows = narrow_memory_rows(operand);
+                        auto const chain_rows = narrow_memory_rows(chain);
+                        // The chain's rows to 16384 columns lead (the operand table's block row for
+                        // forced plans, of 16384 columns too, stands after them).
+                        std::size_t shared = 0;
+                        while (shared < chain_rows.size() && chain_rows[shared].max_cols <= 16384)
+                          ++shared;
+                        REQUIRE(operand_rows.size() > shared);
+                        for (std::size_t i = 0; i < shared; ++i)
+                          CHECK(operand_rows[i] == chain_rows[i]);
+                        // Past 16384 columns: a row read back at 32768 (no phased kernel), the
+                        // 65536- and 131072-column rows read back each after a row for phased plans
+                        // alone that is the chain's row of that width, the chain's 262144-column
+                        // row.
+                        rf::device_info const h100 = test::described_device();
+                        for (rf::index_t cols : {32768, 65536, 131072}) {
+                          CAPTURE(cols);
+                          rf::plan const p =
+                              rf::detail::choose_plan("layernorm", 2048, cols, 8,
+                                                      rf::engine_kind::automatic, h100, operand);
+                          auto const& row = operand[std::size_t(p.shape)];
+                          CHECK(p.engine == rf::engine_kind::cluster_rows);
+                          CHECK(p.persistent);
+                          CHECK(row.columns == column_placement::held);
+                          CHECK(row.stages_operands);
+                          CHECK(!row.has_phased_kernel);
+                          if (cols > 32768) {
+                            auto const& phased = operand[std::size_t(p.shape) - 1];
+                            CHECK(phased.phased_only);
+                            rf::plan const q =
+                                rf::detail::choose_plan("layernorm", 2048, cols, 8,
+                                                        rf::engine_kind::automatic, h100, chain);
+                            auto chain_row = chain[std::size_t(q.shape)];
+                            chain_row.phased_only = true;
+                            CHECK(phased == chain_row);
+                          }
+                        }
+                        CHECK(operand_rows.back() == chain_rows.back());
+                      });
 }
 
 TEST_CASE("layernorm under a store chain alone: its own rows for 16-bit packs (four packs a "
@@ -1067,8 +1124,9 @@ TEST_CASE("rows for devices of wide memory: taken on an H200 at their widths, on
   // log-softmax rows and its 98304-column row dropped, so that its call's object stays under 1 MiB;
   // V95: layernorm's 2048-column row, to make room in its call for a phased kernel), 233 by the
   // seventy-fifth (V105: log-softmax's 65536-column row, to make room in its call for the
-  // 229376-column row for phased plans alone).
-  CHECK(wide_rows == 233);
+  // 229376-column row for phased plans alone), 243 by the seventy-seventh (the residual block's
+  // family of its own, layernorm_operand_chain, which shares layernorm_chain's ten).
+  CHECK(wide_rows == 243);
   // With a phased kernel: since the fifty-fifth session 9 of softmax's 16-bit rows, 6 of
   // rmsnorm's, 1 of layernorm's; since the fifty-sixth 2 more of softmax's, 3 of log-softmax's
   // and 3 more of layernorm's; since the sixtieth log-softmax's at 114688 columns; since the
@@ -1199,7 +1257,7 @@ TEST_CASE("a whole-block row for phased plans alone holds its twin's phased plan
         family_rows{shape_family::layernorm, "layernorm", 0, 1},
         family_rows{shape_family::softmax, "softmax", 0, 1},
         family_rows{shape_family::log_softmax, "log_softmax", 0, 1},
-        family_rows{shape_family::layernorm_chain, "layernorm", 2, 0}}) {
+        family_rows{shape_family::layernorm_operand_chain, "layernorm", 2, 0}}) {
     CAPTURE(op);
     auto const shapes = rf::detail::register_shapes(2, 8, family);
     int twinned_seen = 0, alone_seen = 0;

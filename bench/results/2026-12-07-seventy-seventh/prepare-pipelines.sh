@@ -4,9 +4,9 @@
 # runtime and pipelines units compiled there (SASS sm_90, the device preset's flags, no -lineinfo,
 # ptxas -v beside the objects), the bench's host objects and unfused units from build/device-slim
 # (../2026-12-05-sixty-eighth/prepare-lease.sh step 1, and unfused_fp32). Writes
-# .device-carry/s77/rfb-V.
+# .device-carry/s77/rfb-V (CARRY: another folder under .device-carry).
 set -e
-R=/work/main; S=$R/build/device-slim; B=$S/bench/CMakeFiles/rowfuse-bench.dir; C=$R/.device-carry/s77
+R=/work/main; S=$R/build/device-slim; B=$S/bench/CMakeFiles/rowfuse-bench.dir; C=$R/.device-carry/${CARRY:-s77}
 D="-DBOOST_ALL_NO_LIB -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CUDA -DTHRUST_HOST_SYSTEM=THRUST_HOST_SYSTEM_CPP"
 mkdir -p $C
 ninja -C $S bench/CMakeFiles/rowfuse-bench.dir/generated/unfused_fp32.cu.o > /dev/null

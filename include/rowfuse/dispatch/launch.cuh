@@ -78,16 +78,25 @@ inline constexpr tuning::shape_family chain_family<op::softmax<false, Accurate>,
     masks_packs<Load>&& drops_values<Store> ? tuning::shape_family::attention
                                             : tuning::shape_family::softmax;
 
+/// Whether a load chain's first operand stream is as wide as its input (the residual block's
+/// residual): on rows read back from staging, its packs and the input's hold the chain's values
+/// (engine::keeps_chain_values).
+template <class Load>
+inline constexpr bool streams_operand_as_wide = engine::operand_streams<Load>::first_bytes ==
+                                                int(sizeof(typename Load::element_type));
+
 /// Layernorm takes layernorm's shapes alone (no load or store nodes), layernorm_chain's under a
 /// load chain (the residual block's operands and dropout: fewer values a thread on narrow rows),
-/// layernorm_tee_chain's under one that tees (the residual block writing its pre-norm sum), and
-/// layernorm_store_chain's under a store chain alone (a cast to fp8).
+/// layernorm_operand_chain's under one that streams an operand as wide as its input (the residual
+/// block), layernorm_tee_chain's under one that tees (the residual block writing its pre-norm sum),
+/// and layernorm_store_chain's under a store chain alone (a cast to fp8).
 template <class Affine, class Load, class Store>
 inline constexpr tuning::shape_family chain_family<op::layernorm<Affine>, Load, Store> =
-    tees<Load>       ? tuning::shape_family::layernorm_tee_chain
-    : !is_bare<Load> ? tuning::shape_family::layernorm_chain
-    : is_bare<Store> ? tuning::shape_family::layernorm
-                     : tuning::shape_family::layernorm_store_chain;
+    tees<Load>                      ? tuning::shape_family::layernorm_tee_chain
+    : streams_operand_as_wide<Load> ? tuning::shape_family::layernorm_operand_chain
+    : !is_bare<Load>                ? tuning::shape_family::layernorm_chain
+    : is_bare<Store>                ? tuning::shape_family::layernorm
+                                    : tuning::shape_family::layernorm_store_chain;
 
 template <class Op, class Load, class Store>
 inline constexpr tuning::shape_family shape_family_of =

@@ -1148,9 +1148,9 @@ inline constexpr register_shape layernorm_16bit_past_4096[] = {
     {32768, 4, 1024, true, 1, true, true, 1}, // r4 0.861
 };
 
-/// LayerNorm's 16-bit rows past 32768 columns under a load chain that tees (the residual block
-/// writing its pre-norm sum; the chain without the tee has layernorm_chain_16bit_clusters), whose
-/// operands and tee cannot be read twice (layernorm_16bit_held_clusters' rows would): rows over a
+/// LayerNorm's 16-bit rows past 32768 columns under a load chain (measured on the residual block;
+/// without its tee it now has layernorm_operand_chain_16bit's), whose operands and tee cannot be
+/// read twice (layernorm_16bit_held_clusters' rows would): rows over a
 /// cluster's registers. At 65536 and 131072 columns gamma and beta held with the row on persistent
 /// clusters, pipeline_shapes.cu's wide survey (nineteenth session, fp16; the library's call on
 /// them, residual / residual_tee, against round 18's rows read ahead on one cluster a row tile in
@@ -1352,78 +1352,85 @@ inline constexpr register_shape layernorm_chain_16bit_to_4096[] = {
            true}), // o 0.842-0.846 ([0.826-0.827])
 };
 
-/// The residual block's rows from 8192 to 32768 columns: pipeline_shapes.cu's survey (seventeenth
-/// session, fp16 / bf16; rowfuse-bench ran 0.76 at 8192 and 0.71-0.73 at 16384 on r4's rows) at
-/// 8192 and 16384, the residual staged beside the input at 16384 (o, as above; at 8192 it lost:
-/// 0.859 -> 0.834). The first two sized (twenty-eighth session): 8200 0.60 -> 0.71, 10240 0.72 ->
-/// 0.84. At 32768 the tee'd block's row (layernorm_tee_chain_16bit): the row read back from its
-/// staging slot with the residual beside it, kept there as the chain's values after the first
-/// phase (engine::keeps_chain_values), on persistent clusters of two; its rows off the grid take
-/// the block rows' phased kernels, as the tee's do. rowfuse-bench (H100, seventy-seventh session,
-/// against layernorm_16bit's 4 x 1024 row that it replaces, fp16 / bf16): 24576 0.676 / 0.665 ->
-/// 0.753 / 0.725, 32768 0.713 / 0.716 -> 0.746 / 0.725 (that cell's passes 0.72-0.77); off the
-/// grid 20001 the same. The block row of four packs of 1024 threads stays for forced plans alone
-/// (max_cols 16384: the automatic plan passes it by).
-inline constexpr register_shape layernorm_chain_16bit_to_32768[] = {
+/// The residual block's rows from 8192 to 16384 columns: pipeline_shapes.cu's survey (seventeenth
+/// session, fp16 / bf16; rowfuse-bench ran 0.76 at 8192 and 0.71-0.73 at 16384 on r4's rows), the
+/// residual staged beside the input at 16384 (o, as above; at 8192 and 32768 it lost: 0.859 ->
+/// 0.834, 0.701 -> 0.649). Sized (twenty-eighth session): 8200 0.60 -> 0.71, 10240 0.72 -> 0.84.
+inline constexpr register_shape layernorm_chain_16bit_to_16384[] = {
     sized({8192, 4, 256, true, 1, true, true, 3}), // 0.858 / 0.835
     sized({16384, 4, 512, true, 1, true, true, 1, true, 0, column_placement::per_engine,
-           true}),                            // o 0.785 ([0.758-0.762]; 0.764 / 0.747)
+           true}), // o 0.785 ([0.758-0.762]; 0.764 / 0.747)
+};
+
+/// LayerNorm's 16-bit rows to 16384 columns under a load chain that does not tee, and the rows
+/// for devices of wide memory that the residual block's survey found better on an H200
+/// (forty-fifth session, fp16, bench/NOTES.md; the row each passes by in brackets, in the same
+/// run): 4 packs a lane to 256 columns, and at 4096 four packs a thread of 128, read straight to
+/// registers, one block a tile under a cap of six blocks (on the H100 this shape ran 0.782 against
+/// its row's 0.827: seventeenth session); at 131072 the wide survey's best, 4 packs of 256 in
+/// clusters of 16, staged persistent, the operands read straight to registers (rowfuse-bench,
+/// `results/2026-12-01-forty-fifth/call12/`: 98312 / 131072 columns 0.389 / 0.440 -> 0.422 /
+/// 0.493).
+inline constexpr auto layernorm_chain_16bit_to_16384_all =
+    join_rows(layernorm_chain_16bit_to_4096, layernorm_chain_16bit_to_16384);
+inline constexpr register_shape layernorm_chain_16bit_wide_memory[] = {
+    // 128 / 256 columns 0.623 / 0.633 ([0.609 / 0.596])
+    for_wide_memory({256, 4, 256, false, 1, true, false, 1}),
+    for_wide_memory({4096, 4, 128, true, 1, false, false, 6}), // 0.721 ([0.640])
+    for_wide_memory({131072, 4, 256, true, 16, true, true, 1}),
+
+    // PIPELINE_SHAPES_BETWEEN (forty-eighth session), as attention's.
+    for_wide_memory({320, 5, 128, false, 1, true, false, 6}),  // 0.482 at 264 ([0.394])
+    for_wide_memory({384, 3, 256, false, 1, false, false, 4}), // 0.655 ([0.556])
+    for_wide_memory({640, 5, 128, false, 1, false, false, 6}), // 0.555 at 600 ([0.473])
+    for_wide_memory(
+        {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.592 / 0.671 ([0.559 / 0.639])
+    for_wide_memory({3072, 3, 256, false, 1, true, false, 4, true, 128}), // 0.702 ([0.660])
+    for_wide_memory({5120, 5, 128, true, 1, false, false, 6}), // 0.632 / 0.699 ([0.393 / 0.447])
+    for_wide_memory({6144, 3, 256, true, 1, true, false, 4}),  // 0.709 ([0.476])
+};
+
+/// LayerNorm over 16-bit inputs under a load chain that does not tee and does not stream an operand
+/// as wide as its input (rf::bias, rf::dropout, a mask: layernorm_operand_chain_16bit takes the
+/// others): at 32768 layernorm_16bit's row, past it layernorm_16bit_clusters. Rows read back from
+/// their staging slot run such a chain again at each read (its values have no room beside the
+/// input to be kept: engine::keeps_chain_values), which lost for the residual block
+/// (bench/NOTES.md, twenty-first session).
+inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
+    join_rows(join_rows(layernorm_chain_16bit_to_16384_all,
+                        {{32768, 4, 1024, true, 1, true, true, 1}}), // r4 0.861 (the op alone)
+              layernorm_16bit_clusters),
+    layernorm_chain_16bit_wide_memory);
+
+/// LayerNorm over 16-bit inputs under a load chain that streams an operand as wide as its input
+/// and does not tee (the residual block: rf::add's residual): layernorm_chain_16bit's rows to 16384
+/// columns, and past them rows read back from their staging slot with the residual staged beside
+/// the input, kept there as the chain's values after the first phase (engine::keeps_chain_values),
+/// gamma and beta held with the row, on persistent clusters that stage a row ahead: at 32768 the
+/// tee'd block's row (layernorm_tee_chain_16bit: clusters of two; its rows off the grid take the
+/// block rows' phased kernels, as the tee's do), at 65536 and 131072 clusters of four and eight.
+/// rowfuse-bench (H100, seventy-seventh session, against layernorm_chain_16bit's rows, fp16 /
+/// bf16): 24576 0.676 / 0.665 -> 0.753 / 0.725, 32768 0.713 / 0.716 -> 0.746 / 0.725 (that cell's
+/// passes 0.72-0.77), 40960 0.563 / 0.559 -> 0.583 / 0.560, 65536 0.594 / 0.589 -> 0.698 / 0.675,
+/// 131072 0.555 / 0.548 -> 0.598 / 0.591. The 65536- and 131072-column rows' phased kernels lost
+/// off the grid (40001 -0.10, 65001 -0.05, 100003 -0.06), so those rows have none and rows for
+/// phased plans alone before them keep layernorm_16bit_clusters' (unphased, for_phased_rows). At
+/// 262144 layernorm_16bit_clusters' row: the row read back, 4 x 512 in 16, lost there (0.631 /
+/// 0.620 -> 0.524 / 0.518). The block row of four packs of 1024 threads stays for forced plans
+/// alone (max_cols 16384: the automatic plan passes it by).
+inline constexpr register_shape layernorm_operand_chain_16bit_past_16384[] = {
     {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
     phased_elsewhere(
         {32768, 4, 512, true, 2, true, true, 1, true, 0, column_placement::held, true}),
-};
-
-/// The residual block's 16-bit rows past 32768 columns. At 65536 and 131072 the row read back from
-/// its staging slot with the residual beside it and kept there as the chain's values
-/// (engine::keeps_chain_values), gamma and beta held with it, on persistent clusters of four and
-/// eight blocks that stage a row ahead. rowfuse-bench (H100, seventy-seventh session, against
-/// layernorm_16bit_clusters' rows, fp16 / bf16): 40960 0.563 / 0.559 -> 0.583 / 0.560, 65536 0.594
-/// / 0.589 -> 0.698 / 0.675, 131072 0.555 / 0.548 -> 0.598 / 0.591. Their phased kernels lost off
-/// the grid (40001 -0.10, 65001 -0.05, 100003 -0.06), so those rows have none and rows for phased
-/// plans alone before them keep layernorm_16bit_clusters' (unphased, for_phased_rows). At 262144
-/// layernorm_16bit_clusters' row: the row read back, 4 x 512 in 16, lost there (0.631 / 0.620 ->
-/// 0.524 / 0.518).
-inline constexpr register_shape layernorm_chain_16bit_clusters[] = {
     for_phased_rows(sized({65536, 4, 256, true, 8, false, true, 2})),
     unphased({65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held, true}),
     for_phased_rows({131072, 4, 512, true, 8, false, true, 1}),
     unphased({131072, 4, 512, true, 8, true, true, 1, true, 0, column_placement::held, true}),
     {262144, 8, 256, true, 16, true, false, 2, true, 0, column_placement::ahead},
 };
-
-/// LayerNorm over 16-bit inputs under a load chain (the residual block): past 32768 columns
-/// layernorm_chain_16bit_clusters. Rows read back from their staging slot with the residual staged
-/// beside the input lost for the chain without a tee while each read ran the chain again
-/// (bench/NOTES.md, twenty-first session); kept as the chain's values, they won at 24576-131072
-/// columns (seventy-seventh session).
-/// For devices of wide memory, the shapes pipeline_shapes.cu's survey of the residual block found
-/// better on an H200 (forty-fifth session, fp16, bench/NOTES.md; the row each passes by in
-/// brackets, in the same run): 4 packs a lane to 256 columns, and at 4096 four packs a thread of
-/// 128, read straight to registers, one block a tile under a cap of six blocks (on the H100 this
-/// shape ran 0.782 against its row's 0.827: seventeenth session); at 131072 the wide survey's best,
-/// 4 packs of 256 in clusters of 16, staged persistent, the operands read straight to registers
-/// (rowfuse-bench, `results/2026-12-01-forty-fifth/call12/`: 98312 / 131072 columns 0.389 / 0.440
-/// -> 0.422 / 0.493).
-inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
-    join_rows(join_rows(layernorm_chain_16bit_to_4096, layernorm_chain_16bit_to_32768),
-              layernorm_chain_16bit_clusters),
-    {
-        // 128 / 256 columns 0.623 / 0.633 ([0.609 / 0.596])
-        for_wide_memory({256, 4, 256, false, 1, true, false, 1}),
-        for_wide_memory({4096, 4, 128, true, 1, false, false, 6}), // 0.721 ([0.640])
-        for_wide_memory({131072, 4, 256, true, 16, true, true, 1}),
-
-        // PIPELINE_SHAPES_BETWEEN (forty-eighth session), as attention's.
-        for_wide_memory({320, 5, 128, false, 1, true, false, 6}),  // 0.482 at 264 ([0.394])
-        for_wide_memory({384, 3, 256, false, 1, false, false, 4}), // 0.655 ([0.556])
-        for_wide_memory({640, 5, 128, false, 1, false, false, 6}), // 0.555 at 600 ([0.473])
-        for_wide_memory(
-            {2560, 5, 128, false, 1, false, false, 6, true, 64}), // 0.592 / 0.671 ([0.559 / 0.639])
-        for_wide_memory({3072, 3, 256, false, 1, true, false, 4, true, 128}), // 0.702 ([0.660])
-        for_wide_memory(
-            {5120, 5, 128, true, 1, false, false, 6}),            // 0.632 / 0.699 ([0.393 / 0.447])
-        for_wide_memory({6144, 3, 256, true, 1, true, false, 4}), // 0.709 ([0.476])
-    });
+inline constexpr auto layernorm_operand_chain_16bit = with_wide_memory_rows(
+    join_rows(layernorm_chain_16bit_to_16384_all, layernorm_operand_chain_16bit_past_16384),
+    layernorm_chain_16bit_wide_memory);
 
 /// LayerNorm over 16-bit inputs under a load chain that tees (the residual block writing its
 /// pre-norm sum h, which the next block reads): layernorm_chain_16bit's rows but at 2048 and 4096,
@@ -2288,13 +2295,16 @@ enum class shape_family {
   layernorm,
   softmax_gradient,
   norm_gradient,
-  norm_alone_gradient,   ///< the norms' backward with bare chains: norm_gradient's but at a few
-                         ///< widths
-  attention,             ///< softmax with a load chain that masks and a store chain that drops
-  layernorm_chain,       ///< layernorm under a load chain (layernorm: the op alone)
-  layernorm_tee_chain,   ///< layernorm under a load chain that tees (rf::tee): layernorm_chain's
-                         ///< shapes but at a few widths
-  layernorm_store_chain, ///< layernorm under a store chain alone (its load chain bare)
+  norm_alone_gradient,     ///< the norms' backward with bare chains: norm_gradient's but at a few
+                           ///< widths
+  attention,               ///< softmax with a load chain that masks and a store chain that drops
+  layernorm_chain,         ///< layernorm under a load chain (layernorm: the op alone)
+  layernorm_operand_chain, ///< layernorm under a load chain that streams an operand as wide as
+                           ///< its input (the residual block): layernorm_chain's shapes but past
+                           ///< 16384 16-bit columns
+  layernorm_tee_chain,     ///< layernorm under a load chain that tees (rf::tee): layernorm_chain's
+                           ///< shapes but at a few widths
+  layernorm_store_chain,   ///< layernorm under a store chain alone (its load chain bare)
 };
 
 /// The table for elements of `ElementBytes` at packs of `Pack` for ops of `Family`: the kernel
@@ -2329,6 +2339,7 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
     if constexpr (Family == shape_family::attention)
       return scalar_attention_16bit;
     else if constexpr (Family == shape_family::layernorm_chain ||
+                       Family == shape_family::layernorm_operand_chain ||
                        Family == shape_family::layernorm_tee_chain ||
                        Family == shape_family::layernorm_store_chain)
       return scalar_heavy_chain_16bit;
@@ -2343,8 +2354,9 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
       return log_softmax_32bit;
     else if constexpr (Family == shape_family::rmsnorm)
       return rmsnorm_32bit;
-    else if constexpr (Family == shape_family::layernorm_chain)
-      return layernorm_chain_32bit;
+    else if constexpr (Family == shape_family::layernorm_chain ||
+                       Family == shape_family::layernorm_operand_chain)
+      return layernorm_chain_32bit; // its rows read back keep any chain's values
     else if constexpr (Family == shape_family::layernorm_tee_chain)
       return layernorm_tee_chain_32bit;
     else if constexpr (Family == shape_family::layernorm_store_chain)
@@ -2362,6 +2374,8 @@ template <int ElementBytes, int Pack, shape_family Family> constexpr auto const&
       return rmsnorm_16bit;
     else if constexpr (Family == shape_family::layernorm_chain)
       return layernorm_chain_16bit;
+    else if constexpr (Family == shape_family::layernorm_operand_chain)
+      return layernorm_operand_chain_16bit;
     else if constexpr (Family == shape_family::layernorm_tee_chain)
       return layernorm_tee_chain_16bit;
     else if constexpr (Family == shape_family::layernorm_store_chain)
