@@ -394,8 +394,8 @@ TEST_CASE("phased rows: the residual block with and without its tee, its bias at
   // tee'd block at 40001 on a row read back, the chain run once a row (its tee written then) and
   // its values kept in the slot for the second phase and the finish (engine::keeps_chain_values);
   // without the tee at 40001-200003 on rows over a cluster's registers. On the grid (ld = cols,
-  // gamma and beta on it too) the block without its tee on rows read back at 32768-131072 columns
-  // and over a cluster's registers at 262144.
+  // gamma and beta on it too) the block with and without its tee on rows read back at
+  // 32768-131072 columns, and without it over a cluster's registers at 262144.
   struct layout_case {
     long cols, ld_extra, offset;
   };
@@ -414,8 +414,8 @@ TEST_CASE("phased rows: the residual block with and without its tee, its bias at
       if (on_grid && bias_offset > 1)
         continue;
       for (bool const tees : {true, false}) {
-        // The tee'd block's rows past 65536 columns are not read back: once is enough there.
-        if (tees && cols > 65536)
+        // The tee'd block's rows past 131072 columns are not read back: once is enough there.
+        if (tees && cols > 131072)
           continue;
         long const rows = persistent_rows_for(cols), ld = cols + c.ld_extra, offset = c.offset;
         // gamma and beta off their grid but on the grid cases'.

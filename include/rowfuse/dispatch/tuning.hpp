@@ -1473,9 +1473,18 @@ inline constexpr auto layernorm_tee_chain_16bit = with_wide_memory_rows(
                 phased_elsewhere({32768, 4, 512, true, 2, true, true, 1, true, 0,
                                   column_placement::held, true}), // 0.852 ([0.750])
             }),
-        replace_rows(layernorm_16bit_clusters,
-                     {{65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held,
-                       true}})), // 0.779 ([0.676])
+        {
+            {65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held,
+             true}, // 0.779 ([0.676])
+            // Read back at 131072 too, as layernorm_operand_chain_16bit's row (seventy-seventh
+            // session, rowfuse-bench, H100, fp16, against layernorm_16bit_clusters' row): 98304
+            // 0.591 -> 0.692, 131072 0.648 -> 0.675; off the grid that row's phased kernel as
+            // before (100003 the same).
+            for_phased_rows({131072, 4, 512, true, 8, false, true, 1}),
+            unphased(
+                {131072, 4, 512, true, 8, true, true, 1, true, 0, column_placement::held, true}),
+            {262144, 8, 256, true, 16, true, false, 2, true, 0, column_placement::ahead},
+        }),
     {
         for_wide_memory({4096, 4, 128, true, 1, false, true, 4}),
         for_wide_memory({32768, 4, 512, true, 2, true, true, 1}),
