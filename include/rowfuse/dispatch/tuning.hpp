@@ -1418,18 +1418,22 @@ inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
 /// 262144 layernorm_16bit_clusters' row: the row read back, 4 x 512 in 16, lost there (0.631 /
 /// 0.620 -> 0.524 / 0.518). The block row of four packs of 1024 threads stays for forced plans
 /// alone (max_cols 16384: the automatic plan passes it by).
-inline constexpr register_shape layernorm_operand_chain_16bit_past_16384[] = {
+inline constexpr register_shape layernorm_operand_chain_16bit_to_65536[] = {
     {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
     phased_elsewhere(
         {32768, 4, 512, true, 2, true, true, 1, true, 0, column_placement::held, true}),
     for_phased_rows(sized({65536, 4, 256, true, 8, false, true, 2})),
     unphased({65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held, true}),
+};
+/// Past 65536 columns: the tee'd block's too (layernorm_tee_chain_16bit).
+inline constexpr register_shape layernorm_operand_chain_16bit_past_65536[] = {
     for_phased_rows({131072, 4, 512, true, 8, false, true, 1}),
     unphased({131072, 4, 512, true, 8, true, true, 1, true, 0, column_placement::held, true}),
     {262144, 8, 256, true, 16, true, false, 2, true, 0, column_placement::ahead},
 };
 inline constexpr auto layernorm_operand_chain_16bit = with_wide_memory_rows(
-    join_rows(layernorm_chain_16bit_to_16384_all, layernorm_operand_chain_16bit_past_16384),
+    join_rows(join_rows(layernorm_chain_16bit_to_16384_all, layernorm_operand_chain_16bit_to_65536),
+              layernorm_operand_chain_16bit_past_65536),
     layernorm_chain_16bit_wide_memory);
 
 /// LayerNorm over 16-bit inputs under a load chain that tees (the residual block writing its
@@ -1473,18 +1477,13 @@ inline constexpr auto layernorm_tee_chain_16bit = with_wide_memory_rows(
                 phased_elsewhere({32768, 4, 512, true, 2, true, true, 1, true, 0,
                                   column_placement::held, true}), // 0.852 ([0.750])
             }),
-        {
-            {65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held,
-             true}, // 0.779 ([0.676])
-            // Read back at 131072 too, as layernorm_operand_chain_16bit's row (seventy-seventh
-            // session, rowfuse-bench, H100, fp16, against layernorm_16bit_clusters' row): 98304
-            // 0.591 -> 0.692, 131072 0.648 -> 0.675; off the grid that row's phased kernel as
-            // before (100003 the same).
-            for_phased_rows({131072, 4, 512, true, 8, false, true, 1}),
-            unphased(
-                {131072, 4, 512, true, 8, true, true, 1, true, 0, column_placement::held, true}),
-            {262144, 8, 256, true, 16, true, false, 2, true, 0, column_placement::ahead},
-        }),
+        join_rows({{65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held,
+                    true}}, // 0.779 ([0.676])
+                            // Read back at 131072 too, as the residual block's (seventy-seventh
+                            // session, rowfuse-bench, H100, fp16, against layernorm_16bit_clusters'
+                            // row): 98304 0.591 -> 0.692, 131072 0.648 -> 0.675; off the grid that
+                            // row's phased kernel as before (100003 the same).
+                  layernorm_operand_chain_16bit_past_65536)),
     {
         for_wide_memory({4096, 4, 128, true, 1, false, true, 4}),
         for_wide_memory({32768, 4, 512, true, 2, true, true, 1}),
