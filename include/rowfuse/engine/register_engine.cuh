@@ -244,8 +244,9 @@ concept rewrites_row = two_phase_op<Op> && requires(Op const& op, float (&v)[1])
 /// the finish instead of holding its values in registers through the row
 /// (tuning::column_placement::held): a staged whole-block shape, a load chain that can run again
 /// on each read (engine::replayable_load_chain, its operand streams staged beside the input) and
-/// an op that rewrites_row. The slot then stays unchanged until the finish (the next row's
-/// copies into a single slot wait for it).
+/// an op that rewrites_row. The slot then holds the row until the finish (the next row's copies
+/// into a single slot wait for it): its raw packs, or from the first phase on the chain's values
+/// written over them (keeps_chain_values), so that after the first phase it is read as those.
 template <class Config, class Op, class Load>
 inline constexpr bool rereads_staged_row =
     Config::rereads_row&& Config::whole_block&& staged_streams<Config, Op, Load>::input&&
