@@ -351,18 +351,18 @@ TEST_CASE("layernorm under a load chain that tees: the chain's rows but at a few
                           CHECK(tee.data() != chain.data());
                           // 2048, 4096 and 16384 read the residual straight to registers; the
                           // chain's 32768 block row kept for forced plans alone (max_cols 16384), a
-                          // cluster row at 32768; 65536 its own; 131072 read back after a row
-                          // for phased plans alone. (The rows for devices of wide memory: "rows
-                          // for devices of wide memory" below.)
+                          // cluster row at 32768, one of five packs a thread at 40960; 65536
+                          // its own; 131072 read back after a row for phased plans alone. (The rows
+                          // for devices of wide memory: "rows for devices of wide memory" below.)
                           auto const tee_rows = narrow_memory_rows(tee);
                           auto const chain_rows = narrow_memory_rows(chain);
-                          CHECK(tee_rows.size() == chain_rows.size() + 2);
+                          CHECK(tee_rows.size() == chain_rows.size() + 3);
                           int differ = 0;
                           for (auto const& row : tee_rows)
                             differ += std::ranges::none_of(chain_rows, [&](auto const& c) {
                               return unsized(c) == unsized(row);
                             });
-                          CHECK(differ == 8);
+                          CHECK(differ == 9);
                         } else if (key.pack == 1) {
                           CHECK(tee.data() == chain.data());
                         } else {
@@ -413,12 +413,12 @@ TEST_CASE("layernorm under a load chain that streams an operand as wide as its i
                         REQUIRE(operand_rows.size() > shared);
                         for (std::size_t i = 0; i < shared; ++i)
                           CHECK(operand_rows[i] == chain_rows[i]);
-                        // Past 16384 columns: a row read back at 32768 (no phased kernel), the
-                        // 65536- and 131072-column rows read back each after a row for phased plans
-                        // alone that is the chain's row of that width, the chain's 262144-column
-                        // row.
+                        // Past 16384 columns: rows read back at 32768, 40960 and 98304 (no phased
+                        // kernel: phased plans pass them by), the 65536- and 131072-column rows
+                        // read back each after a row for phased plans alone that is the chain's
+                        // row of that width, the chain's 262144-column row.
                         rf::device_info const h100 = test::described_device();
-                        for (rf::index_t cols : {32768, 65536, 131072}) {
+                        for (rf::index_t cols : {32768, 40960, 65536, 98304, 131072}) {
                           CAPTURE(cols);
                           rf::plan const p =
                               rf::detail::choose_plan("layernorm", 2048, cols, 8,
@@ -429,7 +429,11 @@ TEST_CASE("layernorm under a load chain that streams an operand as wide as its i
                           CHECK(row.columns == column_placement::held);
                           CHECK(row.stages_operands);
                           CHECK(!row.has_phased_kernel);
-                          if (cols > 32768) {
+                          CHECK(row.max_cols == cols);
+                          bool const between = cols == 40960 || cols == 98304;
+                          CHECK(row.phased_passes_by == (cols == 32768 || between));
+                          CHECK(row.packs == (cols == 40960 ? 5 : cols == 98304 ? 6 : 4));
+                          if (cols > 32768 && !between) {
                             auto const& phased = operand[std::size_t(p.shape) - 1];
                             CHECK(phased.phased_only);
                             rf::plan const q =
@@ -564,7 +568,8 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs (in registers 
 
   // The tee'd residual block reads its 32768-column row back from staging (held), a row that
   // passes phased plans by: 32767 columns take the table's block row for forced plans, which holds
-  // the packs in registers. Its 65536-column row, held too, keeps its phased rows (40001 columns).
+  // the packs in registers. Its 40960-column row, held, passes them by too; its 65536-column row,
+  // held, keeps its phased rows (40001 columns).
   auto const tee_chain = rf::detail::register_shapes(2, 8, shape_family::layernorm_tee_chain);
   auto const tee_phased = [&](rf::index_t cols) {
     return rf::detail::try_phased_plan("layernorm", 4096, cols, 8, rf::engine_kind::automatic, h100,
@@ -584,7 +589,8 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs (in registers 
   CHECK(rf::tuning::capacity(tee_chain[std::size_t(at_32767.shape)], 8) >= 32760);
   rf::plan const at_40001 = tee_phased(40001);
   CHECK(at_40001.phased);
-  CHECK(at_40001.shape == tee_aligned(40000).shape);
+  CHECK(at_40001.shape == tee_aligned(65536).shape);
+  CHECK(tee_chain[std::size_t(tee_aligned(40000).shape)].phased_passes_by);
   CHECK(tee_chain[std::size_t(at_40001.shape)].columns == rf::tuning::column_placement::held);
   auto const layernorm_alone = rf::detail::register_shapes(2, 8, shape_family::layernorm);
   // Narrow phased rows on run-time-group rows: a 32-lane group filled to at most 5/8 takes the

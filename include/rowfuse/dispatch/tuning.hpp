@@ -1418,22 +1418,33 @@ inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
 /// 262144 layernorm_16bit_clusters' row: the row read back, 4 x 512 in 16, lost there (0.631 /
 /// 0.620 -> 0.524 / 0.518). The block row of four packs of 1024 threads stays for forced plans
 /// alone (max_cols 16384: the automatic plan passes it by).
-inline constexpr register_shape layernorm_operand_chain_16bit_to_65536[] = {
+/// At 40960 and 98304 columns rows of five and six packs a thread in the same form, where the
+/// widths took the next power of two's row and filled 5/8 and 3/4 of it, without a phased kernel
+/// (rows off the grid plan as before): rowfuse-bench (H100, seventy-eighth session, fp16 / bf16,
+/// against the 65536- and 131072-column rows): 36864 0.535 / 0.513 -> 0.690 / 0.676, 40960 0.582 /
+/// 0.560 -> 0.684 / 0.668, 81920 0.522 / 0.512 -> 0.631 / 0.616, 98304 0.581 / 0.573 -> 0.647 /
+/// 0.631 (5 x 512 in 2 and 6 x 256 in 8: 0.02-0.03 less).
+inline constexpr register_shape layernorm_operand_chain_16bit_to_98304[] = {
     {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
     phased_elsewhere(
         {32768, 4, 512, true, 2, true, true, 1, true, 0, column_placement::held, true}),
+    phased_elsewhere(
+        {40960, 5, 256, true, 4, true, true, 2, true, 0, column_placement::held, true}),
     for_phased_rows(sized({65536, 4, 256, true, 8, false, true, 2})),
     unphased({65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held, true}),
+    phased_elsewhere(
+        {98304, 6, 512, true, 4, true, true, 1, true, 0, column_placement::held, true}),
 };
-/// Past 65536 columns: the tee'd block's too (layernorm_tee_chain_16bit).
-inline constexpr register_shape layernorm_operand_chain_16bit_past_65536[] = {
+/// Past 98304 columns: the tee'd block's past 65536 too (layernorm_tee_chain_16bit, which lost on
+/// the 98304-column row: 0.722 / 0.720 -> 0.712 / 0.703 at 98304, where it gained at 81920).
+inline constexpr register_shape layernorm_operand_chain_16bit_past_98304[] = {
     for_phased_rows({131072, 4, 512, true, 8, false, true, 1}),
     unphased({131072, 4, 512, true, 8, true, true, 1, true, 0, column_placement::held, true}),
     {262144, 8, 256, true, 16, true, false, 2, true, 0, column_placement::ahead},
 };
 inline constexpr auto layernorm_operand_chain_16bit = with_wide_memory_rows(
-    join_rows(join_rows(layernorm_chain_16bit_to_16384_all, layernorm_operand_chain_16bit_to_65536),
-              layernorm_operand_chain_16bit_past_65536),
+    join_rows(join_rows(layernorm_chain_16bit_to_16384_all, layernorm_operand_chain_16bit_to_98304),
+              layernorm_operand_chain_16bit_past_98304),
     layernorm_chain_16bit_wide_memory);
 
 /// LayerNorm over 16-bit inputs under a load chain that tees (the residual block writing its
@@ -1476,6 +1487,12 @@ inline constexpr auto layernorm_tee_chain_16bit = with_wide_memory_rows(
                 {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
                 phased_elsewhere({32768, 4, 512, true, 2, true, true, 1, true, 0,
                                   column_placement::held, true}), // 0.852 ([0.750])
+
+                // The residual block's 40960-column row (layernorm_operand_chain_16bit): fp16 /
+                // bf16 36864 0.647 / 0.629 -> 0.785 / 0.779, 40960 0.682 / 0.671 -> 0.786 / 0.780
+                // (seventy-eighth session, H100, rowfuse-bench).
+                phased_elsewhere(
+                    {40960, 5, 256, true, 4, true, true, 2, true, 0, column_placement::held, true}),
             }),
         join_rows({{65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held,
                     true}}, // 0.779 ([0.676])
@@ -1483,7 +1500,7 @@ inline constexpr auto layernorm_tee_chain_16bit = with_wide_memory_rows(
                             // session, rowfuse-bench, H100, fp16, against layernorm_16bit_clusters'
                             // row): 98304 0.591 -> 0.692, 131072 0.648 -> 0.675; off the grid that
                             // row's phased kernel as before (100003 the same).
-                  layernorm_operand_chain_16bit_past_65536)),
+                  layernorm_operand_chain_16bit_past_98304)),
     {
         for_wide_memory({4096, 4, 128, true, 1, false, true, 4}),
         for_wide_memory({32768, 4, 512, true, 2, true, true, 1}),
