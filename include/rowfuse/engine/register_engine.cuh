@@ -1286,7 +1286,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     // as the transform loop above makes them. The chain's draws (dropout's decisions) are made
     // once a row and held; its reads are made at each read, staged operand streams from their
     // slot; `emit`: whether its side effects (rf::tee) happen, on one read a row (phase_pack,
-    // finish_pack).
+    // reread_for_finish).
     [[maybe_unused]] typename Load::template draws_type<pack_width>
         row_draws[rereads ? packs_per_thread : 1];
     if constexpr (rereads) {
@@ -1364,7 +1364,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       }
     };
     // Pack p of a row read back, for the finish: the kept values, or the chain run again, emitting.
-    [[maybe_unused]] auto const finish_pack = [&](int p, float(&x)[pack_width]) {
+    [[maybe_unused]] auto const reread_for_finish = [&](int p, float(&x)[pack_width]) {
       if constexpr (keeps_values)
         kept_values(p, x);
       else
@@ -1679,7 +1679,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         auto const stats = op.finalize2(first_total, second_total, cols);
         auto const finished_values = [&](int p, float(&y)[pack_width]) {
           if constexpr (rereads) {
-            finish_pack(p, y);
+            reread_for_finish(p, y);
             op.phase2_rewrite(y, first_total, cols);
           } else {
             held_values(p, y);
