@@ -1424,12 +1424,16 @@ inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
 /// against the 65536- and 131072-column rows): 36864 0.535 / 0.513 -> 0.690 / 0.676, 40960 0.582 /
 /// 0.560 -> 0.684 / 0.668, 81920 0.522 / 0.512 -> 0.631 / 0.616, 98304 0.581 / 0.573 -> 0.647 /
 /// 0.631 (5 x 512 in 2 and 6 x 256 in 8: 0.02-0.03 less).
-inline constexpr register_shape layernorm_operand_chain_16bit_to_98304[] = {
+/// To 40960 columns: the tee'd block's too (layernorm_tee_chain_16bit; fp16 / bf16 36864 0.647 /
+/// 0.629 -> 0.785 / 0.779, 40960 0.682 / 0.671 -> 0.786 / 0.780 on the 40960-column row).
+inline constexpr register_shape layernorm_operand_chain_16bit_to_40960[] = {
     {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
-    phased_elsewhere(
-        {32768, 4, 512, true, 2, true, true, 1, true, 0, column_placement::held, true}),
+    phased_elsewhere({32768, 4, 512, true, 2, true, true, 1, true, 0, column_placement::held,
+                      true}), // the tee'd block 0.852 ([0.750]: twenty-first session's survey)
     phased_elsewhere(
         {40960, 5, 256, true, 4, true, true, 2, true, 0, column_placement::held, true}),
+};
+inline constexpr register_shape layernorm_operand_chain_16bit_to_98304[] = {
     for_phased_rows(sized({65536, 4, 256, true, 8, false, true, 2})),
     unphased({65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held, true}),
     phased_elsewhere(
@@ -1442,10 +1446,12 @@ inline constexpr register_shape layernorm_operand_chain_16bit_past_98304[] = {
     unphased({131072, 4, 512, true, 8, true, true, 1, true, 0, column_placement::held, true}),
     {262144, 8, 256, true, 16, true, false, 2, true, 0, column_placement::ahead},
 };
-inline constexpr auto layernorm_operand_chain_16bit = with_wide_memory_rows(
-    join_rows(join_rows(layernorm_chain_16bit_to_16384_all, layernorm_operand_chain_16bit_to_98304),
-              layernorm_operand_chain_16bit_past_98304),
-    layernorm_chain_16bit_wide_memory);
+inline constexpr auto layernorm_operand_chain_16bit =
+    with_wide_memory_rows(join_rows(join_rows(join_rows(layernorm_chain_16bit_to_16384_all,
+                                                        layernorm_operand_chain_16bit_to_40960),
+                                              layernorm_operand_chain_16bit_to_98304),
+                                    layernorm_operand_chain_16bit_past_98304),
+                          layernorm_chain_16bit_wide_memory);
 
 /// LayerNorm over 16-bit inputs under a load chain that tees (the residual block writing its
 /// pre-norm sum h, which the next block reads): layernorm_chain_16bit's rows but at 2048 and 4096,
@@ -1479,21 +1485,14 @@ inline constexpr auto layernorm_tee_chain_16bit = with_wide_memory_rows(
         join_rows(
             replace_rows(layernorm_chain_16bit_to_4096, {{2048, 2, 128, true, 1, true, true, 1},
                                                          {4096, 2, 256, true, 1, true, true, 3}}),
-            {
-                // The chain's 8192-column row without its sized twin (the tee'd block on it at
-                // 8200 columns: 0.70 -> 0.61; twenty-eighth session).
-                {8192, 4, 256, true, 1, true, true, 3},
-                {16384, 4, 512, true, 1, true, true, 1},  // 0.853 (residual staged: 0.853)
-                {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
-                phased_elsewhere({32768, 4, 512, true, 2, true, true, 1, true, 0,
-                                  column_placement::held, true}), // 0.852 ([0.750])
-
-                // The residual block's 40960-column row (layernorm_operand_chain_16bit): fp16 /
-                // bf16 36864 0.647 / 0.629 -> 0.785 / 0.779, 40960 0.682 / 0.671 -> 0.786 / 0.780
-                // (seventy-eighth session, H100, rowfuse-bench).
-                phased_elsewhere(
-                    {40960, 5, 256, true, 4, true, true, 2, true, 0, column_placement::held, true}),
-            }),
+            join_rows(
+                {
+                    // The chain's 8192-column row without its sized twin (the tee'd block on it
+                    // at 8200 columns: 0.70 -> 0.61; twenty-eighth session).
+                    {8192, 4, 256, true, 1, true, true, 3},
+                    {16384, 4, 512, true, 1, true, true, 1}, // 0.853 (residual staged: 0.853)
+                },
+                layernorm_operand_chain_16bit_to_40960)),
         join_rows({{65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held,
                     true}}, // 0.779 ([0.676])
                             // Read back at 131072 too, as the residual block's (seventy-seventh
