@@ -587,16 +587,6 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       return lane_col(p);
   };
 
-  // Single elements of rows that whole warps hold (whole-block rows, rows of whole warps): a
-  // warp's lanes hold consecutive columns at every pack, so a load chain that can draws its
-  // decisions for the lane's packs_per_thread elements with the whole warp at once, at the top of
-  // each row and outside every guard, so that all its lanes take part (draw_by_warp: rf::dropout
-  // makes one Philox call for about six elements instead of one for each). The store side keeps its
-  // draws in place, which skip the packs of +0 a mask leaves and so cost less there
-  // (bench/NOTES.md).
-  constexpr bool load_drawn_by_warp = pack_width == 1 && (Config::whole_block || row_warps > 0) &&
-                                      Load::template draws_by_warp<packs_per_thread>;
-
   // Group rows reduce by shuffles in the group, rows of several warps through shared memory
   // across them (every row of the block at one barrier), whole-block rows across the block,
   // cluster rows across every warp of the cluster. Each reduction has its own storage; `buffer`
@@ -758,6 +748,24 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   constexpr bool operands_staged = streams::operands;
   constexpr int slots = streams::slots;
   constexpr bool rereads = rereads_staged_row<Config, Op, Load>;
+  // Rows that whole warps hold (whole-block rows, rows of whole warps): a warp's lanes hold
+  // consecutive packs at every step, so a load chain that can draws its decisions for the lane's
+  // packs with the whole warp at once, at the top of each row and outside every guard, so that all
+  // its lanes take part (draw_by_warp). It does on single elements (rf::dropout: one Philox call
+  // for about six elements instead of one for each) and on staged phased rows, whose packs start
+  // mid-block (Steps + 1 calls for a lane's packs of 8 instead of 2 Steps), where the row is in
+  // shared memory before its draws and they have no loads to overlap: rows of two to four packs a
+  // thread in blocks of up to 512 threads, those timed (bench/NOTES.md, seventy-ninth session:
+  // +0.05 to +0.09 of a copy). Phased rows read straight to registers draw each pack as before (the
+  // warp's draws, ahead of the first pack's arithmetic, lost 0.03-0.07 there), and so do the staged
+  // rows of 1024-thread blocks and of eight packs, untimed, on which ptxas spilled 50-85 bytes more
+  // with the warp's draws. Aligned packs of 8 are a block each. The store side keeps its draws in
+  // place, which skip the packs of +0 a mask leaves and so cost less there.
+  constexpr bool phased_drawn_by_warp =
+      phased && staged && packs_per_thread >= 2 && packs_per_thread <= 4 && block_threads <= 512;
+  constexpr bool load_drawn_by_warp = (pack_width == 1 || phased_drawn_by_warp) &&
+                                      (Config::whole_block || row_warps > 0) &&
+                                      Load::template draws_by_warp<pack_width, packs_per_thread>;
   constexpr bool keeps_values = keeps_chain_values<Config, Op, Load>;
   constexpr bool centred = centred_rows<Config, Op, Load>;
   constexpr bool centred_group = centred_group_rows<Config, Op, Load>;
@@ -1127,15 +1135,16 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     [[maybe_unused]] auto const load_words = [&] {
       if constexpr (load_drawn_by_warp) {
         int const warp_lane = int(threadIdx.x) & 31;
-        return load.template draw_by_warp<packs_per_thread>(row, col_of(0) - warp_lane, pack_stride,
-                                                            cols, warp_lane);
+        return load.template draw_by_warp<pack_width, packs_per_thread>(
+            row, col_of(0) - warp_lane * pack_width, index_t(pack_stride) * pack_width, cols,
+            warp_lane);
       } else {
         return detail::no_state{};
       }
     }();
     auto const load_draw = [&](int p) {
       if constexpr (load_drawn_by_warp)
-        return load.draw_at_step(load_words, p);
+        return load.template draw_at_step<pack_width>(load_words, p);
       else
         return load.template draw<pack_width>(row, col_of(p), cols);
     };

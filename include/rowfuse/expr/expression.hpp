@@ -69,18 +69,20 @@ template <class T, class... Nodes> struct load_expr {
     return detail::draw_chain<N>(nodes, row, col0, cols);
   }
 
-  /// Whether a warp can draw the chain's decisions for `Steps` single elements a lane together,
-  /// and those draws (node.hpp's draw_warp; bit s of a node's word for the lane's element at
-  /// (row, warp_col0 + s * stride + lane)), and the draws of step s from them, as draw<1> there.
-  template <int Steps>
-  static constexpr bool draws_by_warp = detail::chain_draws_by_warp<Steps, Nodes...>;
-  template <int Steps>
+  /// Whether a warp can draw the chain's decisions for `Steps` packs of N a lane together, and
+  /// those draws (node.hpp's draw_warp; bits s * N .. s * N + N - 1 of a node's word for the
+  /// lane's pack at (row, warp_col0 + s * stride + lane * N)), and the draws of step s from them,
+  /// as draw<N> there.
+  template <int N, int Steps>
+  static constexpr bool draws_by_warp = detail::chain_draws_by_warp<N, Steps, Nodes...>;
+  template <int N, int Steps>
   ROWFUSE_HD auto draw_by_warp(index_t row, index_t warp_col0, index_t stride, index_t cols,
                                int lane) const {
-    return detail::draw_chain_by_warp<Steps>(nodes, row, warp_col0, stride, cols, lane);
+    return detail::draw_chain_by_warp<N, Steps>(nodes, row, warp_col0, stride, cols, lane);
   }
-  template <class Words> ROWFUSE_HD draws_type<1> draw_at_step(Words const& words, int s) const {
-    return detail::draw_chain_at_step<Nodes...>(words, s);
+  template <int N, class Words>
+  ROWFUSE_HD draws_type<N> draw_at_step(Words const& words, int s) const {
+    return detail::draw_chain_at_step<N, Nodes...>(words, s);
   }
 
   /// x[j] = chain(raw[j]), raw[j] the input at (row, col0 + j) already fetched (an engine that

@@ -28,14 +28,16 @@
 // (inside apply they would wait behind the previous node's arithmetic). A node with a draw may
 // also draw inside apply(x, row, col0, context), seeing the values: the store side after the
 // statistics of an op whose load side masks calls that one (rf::dropout skips a pack of +0).
-// A node with a draw of single elements may also let a warp draw together:
-//   template <int Steps> ROWFUSE_HD std::uint32_t draw_warp(index_t row, index_t warp_col0,
-//                                                           index_t stride, index_t cols,
-//                                                           int lane) const;
-//                  called by all 32 lanes of a warp at once, in one row; bit s is draw<1> of this
-//                  lane's element at step s, (row, warp_col0 + s * stride + lane)
-// which an engine whose lanes hold consecutive single elements calls once a row instead of draw<1>
-// at each (rf::dropout: one Philox call for about six elements, not one each).
+// A node with a draw may also let a warp draw together:
+//   template <int N, int Steps> ROWFUSE_HD detail::warp_draws_t<N, Steps>
+//   draw_warp(index_t row, index_t warp_col0, index_t stride, index_t cols, int lane) const;
+//                  called by all 32 lanes of a warp at once, in one row, with `stride` a multiple
+//                  of 32 N; the N bits from bit s * N are draw<N> of this lane's pack at step s,
+//                  (row, warp_col0 + s * stride + lane * N)
+// which an engine whose lanes hold consecutive packs calls once a row instead of draw<N> at each:
+// on single elements, and on phased rows, whose packs start mid-block (rf::dropout: one Philox
+// call for about six elements where draw<1> makes one for each, Steps + 1 for a lane's packs of 8
+// where draw<8> makes 2 Steps).
 // A node whose read is one pack of an operand of the input's shape (rf::add's tensor, rf::mask's)
 // may name that operand, `view<T const> const& operand_stream() const`: an engine that stages the
 // input through shared memory stages the operand's packs beside it (engine/operand_streams.cuh),
@@ -95,19 +97,24 @@ template <int N, class Node>
 concept draws_from_index = requires(Node const& node, index_t i) {
   node.template draw<N>(i, i, i);
 };
-template <int Steps, class Node>
+/// A warp's draws of `Steps` packs of N a lane (draw_warp): N bits a step.
+template <int N, int Steps>
+using warp_draws_t = std::conditional_t<N * Steps <= 32, std::uint32_t, std::uint64_t>;
+
+template <int N, int Steps, class Node>
 concept draws_by_warp = requires(Node const& node, index_t i) {
-  { node.template draw_warp<Steps>(i, i, i, i, 0) } -> std::same_as<std::uint32_t>;
+  { node.template draw_warp<N, Steps>(i, i, i, i, 0) } -> std::same_as<warp_draws_t<N, Steps>>;
 };
 
-/// Whether a node of the chain draws single elements from the index.
-template <class... Nodes> inline constexpr bool chain_draws = (... || draws_from_index<1, Nodes>);
-/// Whether a warp can draw a chain's decisions for `Steps` single elements a lane together: one
-/// node draws, and every node that draws can (draws_by_warp).
-template <int Steps, class... Nodes>
-inline constexpr bool chain_draws_by_warp = chain_draws<Nodes...> &&
-                                            (... && (!draws_from_index<1, Nodes> ||
-                                                     draws_by_warp<Steps, Nodes>));
+/// Whether a node of the chain draws packs of N from the index.
+template <int N, class... Nodes>
+inline constexpr bool chain_draws = (... || draws_from_index<N, Nodes>);
+/// Whether a warp can draw a chain's decisions for `Steps` packs of N a lane together: one node
+/// draws, and every node that draws can (draws_by_warp).
+template <int N, int Steps, class... Nodes>
+inline constexpr bool chain_draws_by_warp = chain_draws<N, Nodes...> &&
+                                            (... && (!draws_from_index<N, Nodes> ||
+                                                     draws_by_warp<N, Steps, Nodes>));
 
 /// A node that names its operand stream (operand_stream(): an operand of the input's shape).
 template <class Node>
@@ -163,13 +170,14 @@ ROWFUSE_HD auto draw_chain(boost::hana::tuple<Nodes...> const& nodes, index_t ro
   (std::index_sequence_for<Nodes...>{});
 }
 
-/// Every node's draw_warp: for each node that draws, a word whose bit s is its draw<1> at step s.
-template <int Steps, class... Nodes>
+/// Every node's draw_warp: for each node that draws, a word whose bits s * N .. s * N + N - 1 are
+/// its draw<N> at step s.
+template <int N, int Steps, class... Nodes>
 ROWFUSE_HD auto draw_chain_by_warp(boost::hana::tuple<Nodes...> const& nodes, index_t row,
                                    index_t warp_col0, index_t stride, index_t cols, int lane) {
   auto const one = [&](auto const& node) {
-    if constexpr (draws_from_index<1, std::remove_cvref_t<decltype(node)>>)
-      return node.template draw_warp<Steps>(row, warp_col0, stride, cols, lane);
+    if constexpr (draws_from_index<N, std::remove_cvref_t<decltype(node)>>)
+      return node.template draw_warp<N, Steps>(row, warp_col0, stride, cols, lane);
     else
       return no_state{};
   };
@@ -180,14 +188,14 @@ ROWFUSE_HD auto draw_chain_by_warp(boost::hana::tuple<Nodes...> const& nodes, in
   (std::index_sequence_for<Nodes...>{});
 }
 
-/// The chain's draw<1> at step `step` from draw_chain_by_warp's words.
-template <class... Nodes, class Words>
+/// The chain's draw<N> at step `step` from draw_chain_by_warp's words.
+template <int N, class... Nodes, class Words>
 ROWFUSE_HD auto draw_chain_at_step(Words const& words, int step) {
   auto const one = [&](auto const& word) {
     if constexpr (std::is_same_v<std::remove_cvref_t<decltype(word)>, no_state>)
       return no_state{};
     else
-      return std::uint32_t(word >> step & 1u);
+      return std::uint32_t(word >> (step * N)) & std::uint32_t((std::uint64_t{1} << N) - 1u);
   };
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
     return boost::hana::tuple<decltype(one(boost::hana::at_c<I>(words)))...>{

@@ -141,14 +141,28 @@ struct dropout_node : node_tag {
     return std::uint32_t(bits >> skip) & low_bits<N>;
   }
 
-  /// draw<1> for a warp's single elements, all 32 lanes together (node.hpp's draw_warp): bit s is
-  /// the decision for (row, warp_col0 + s * stride + lane). A step's 32 consecutive elements lie in
-  /// at most five Philox blocks, so lane 5k + b draws block b of step k of each round of six
-  /// steps, and each lane takes its decision from the lane that drew its block: one call for
-  /// about six elements where draw<1> makes one for each.
+  /// draw<N> for a warp's single elements or packs of 8, all 32 lanes together (node.hpp's
+  /// draw_warp): bits s * N .. s * N + N - 1 of the result are draw<N> of the lane's pack at step
+  /// s, (row, warp_col0 + s * stride + lane * N). Single elements and packs share out their Philox
+  /// blocks differently (draw_warp_elements, draw_warp_packs).
+  template <int N, int Steps>
+  requires((N == 1 && Steps >= 1 && Steps <= 32) || (N == 8 && Steps >= 1 && Steps <= 8))
+      ROWFUSE_HD detail::warp_draws_t<N, Steps> draw_warp(index_t row, index_t warp_col0,
+                                                          index_t stride, index_t cols, int lane)
+  const {
+    if constexpr (N == 1)
+      return draw_warp_elements<Steps>(row, warp_col0, stride, cols, lane);
+    else
+      return draw_warp_packs<N, Steps>(row, warp_col0, stride, cols, lane);
+  }
+
+  /// draw_warp of single elements. A step's 32 consecutive elements lie in at most five Philox
+  /// blocks, so lane 5k + b draws block b of step k of each round of six steps, and each lane
+  /// takes its decision from the lane that drew its block: one call for about six elements where
+  /// draw<1> makes one for each.
   template <int Steps>
-  ROWFUSE_HD std::uint32_t draw_warp(index_t row, index_t warp_col0, index_t stride, index_t cols,
-                                     int lane) const {
+  ROWFUSE_HD std::uint32_t draw_warp_elements(index_t row, index_t warp_col0, index_t stride,
+                                              index_t cols, int lane) const {
     static_assert(Steps >= 1 && Steps <= 32, "rf::dropout: 1 to 32 steps a word");
     std::uint32_t bits = 0;
 #ifdef __CUDA_ARCH__
@@ -176,6 +190,50 @@ struct dropout_node : node_tag {
 #else
     for (int s = 0; s < Steps; ++s)
       bits |= draw<1>(row, warp_col0 + index_t(s) * stride + lane, cols) << s;
+#endif
+    return bits;
+  }
+
+  /// draw_warp of packs of 8, at steps `stride` apart, a multiple of 8 (a warp's 32 packs and
+  /// more). Where each step starts a Philox block (an aligned row's packs), each lane's pack is its
+  /// block: draw<8>. Elsewhere (a phased row, whose packs start mid-block) a lane's pack straddles
+  /// its block and the next, its right neighbour's, and draw<8> at each pack would draw every block
+  /// twice: here lane l draws block l of each step, and lane s (< Steps) the block past step s's
+  /// last lane, which lane 31's pack reaches; each lane takes its next block from its neighbour.
+  /// Steps + 1 calls where draw<8> makes 2 Steps. One step at a time: the steps' calls unrolled
+  /// run side by side, and each holds its registers (bench/NOTES.md, seventy-ninth session).
+  template <int N, int Steps>
+  ROWFUSE_HD detail::warp_draws_t<N, Steps>
+  draw_warp_packs(index_t row, index_t warp_col0, index_t stride, index_t cols, int lane) const {
+    static_assert(N == 8, "rf::dropout: a warp draws packs of 8 (or single elements)");
+    using bits_t = detail::warp_draws_t<N, Steps>;
+    bits_t bits = 0;
+#ifdef __CUDA_ARCH__
+    std::uint64_t const first = std::uint64_t(row * cols + warp_col0); // lane 0, step 0
+    std::uint64_t const blocks_a_step = std::uint64_t(stride) / 8;
+    int const skip = int(first % 8); // every step's, as stride is a multiple of 8
+    std::uint64_t block = first / 8 + std::uint64_t(lane); // the lane's at the step
+    if (skip == 0) {
+      ROWFUSE_NO_UNROLL
+      for (int s = 0; s < Steps; ++s, block += blocks_a_step)
+        bits |= bits_t(keep_byte(detail::philox_quad(keys, offset, block))) << (s * N);
+      return bits;
+    }
+    std::uint32_t const past_last =
+        lane < Steps ? keep_byte(detail::philox_quad(
+                           keys, offset, block + 32 + (blocks_a_step - 1) * std::uint64_t(lane)))
+                     : 0u;
+    ROWFUSE_NO_UNROLL
+    for (int s = 0; s < Steps; ++s, block += blocks_a_step) {
+      std::uint32_t const own = keep_byte(detail::philox_quad(keys, offset, block));
+      std::uint32_t const neighbour = __shfl_sync(0xffffffffu, own, (lane + 1) & 31);
+      std::uint32_t const step_past_last = __shfl_sync(0xffffffffu, past_last, s);
+      std::uint32_t const next = lane == 31 ? step_past_last : neighbour;
+      bits |= bits_t((own | next << 8) >> skip & 0xffu) << (s * N);
+    }
+#else
+    for (int s = 0; s < Steps; ++s)
+      bits |= bits_t(draw<N>(row, warp_col0 + index_t(s) * stride + lane * N, cols)) << (s * N);
 #endif
     return bits;
   }
