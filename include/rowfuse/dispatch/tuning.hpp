@@ -352,6 +352,11 @@ constexpr std::array<register_shape, Narrow + Wide>
 join_rows(register_shape const (&narrow)[Narrow], register_shape const (&wide)[Wide]) {
   return join_rows(std::to_array(narrow), std::to_array(wide));
 }
+template <std::size_t Narrow, std::size_t Wide>
+constexpr std::array<register_shape, Narrow + Wide>
+join_rows(register_shape const (&narrow)[Narrow], std::array<register_shape, Wide> const& wide) {
+  return join_rows(std::to_array(narrow), wide);
+}
 
 namespace detail {
 /// `rows` with each row of `inserted` inserted before the first row of greater max_cols, or
@@ -1408,7 +1413,9 @@ inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
 /// the input, kept there as the chain's values after the first phase (engine::keeps_chain_values),
 /// gamma and beta held with the row, on persistent clusters that stage a row ahead: at 32768 the
 /// tee'd block's row (layernorm_tee_chain_16bit: clusters of two; its rows off the grid take the
-/// block rows' phased kernels, as the tee's do), at 65536 and 131072 clusters of four and eight.
+/// block rows' phased kernels, as the tee's do), at 65536 and 131072 clusters of four and eight
+/// (since the seventy-ninth session at 131072 clusters of sixteen: layernorm_operand_chain_16bit_
+/// read_back_131072).
 /// rowfuse-bench (H100, seventy-seventh session, against layernorm_chain_16bit's rows, fp16 /
 /// bf16): 24576 0.676 / 0.665 -> 0.753 / 0.725, 32768 0.713 / 0.716 -> 0.746 / 0.725 (that cell's
 /// passes 0.72-0.77), 40960 0.563 / 0.559 -> 0.583 / 0.560, 65536 0.594 / 0.589 -> 0.698 / 0.675,
@@ -1439,18 +1446,31 @@ inline constexpr register_shape layernorm_operand_chain_16bit_to_98304[] = {
     phased_elsewhere(
         {98304, 6, 512, true, 4, true, true, 1, true, 0, column_placement::held, true}),
 };
-/// Past 98304 columns: the tee'd block's past 65536 too (layernorm_tee_chain_16bit, which lost on
-/// the 98304-column row: 0.722 / 0.720 -> 0.712 / 0.703 at 98304, where it gained at 81920).
-inline constexpr register_shape layernorm_operand_chain_16bit_past_98304[] = {
-    for_phased_rows({131072, 4, 512, true, 8, false, true, 1}),
-    unphased({131072, 4, 512, true, 8, true, true, 1, true, 0, column_placement::held, true}),
-    {262144, 8, 256, true, 16, true, false, 2, true, 0, column_placement::ahead},
-};
+/// Past 98304 columns, around the row read back at 131072 (`read_back`, unphased): off the grid the
+/// rows over a cluster's registers (for phased plans alone), at 262144 layernorm_16bit_clusters'
+/// row. The tee'd block's past 65536 too (layernorm_tee_chain_16bit, which lost on the 98304-column
+/// row: 0.722 / 0.720 -> 0.712 / 0.703 at 98304, where it gained at 81920).
+constexpr std::array<register_shape, 3>
+layernorm_operand_chain_16bit_past_98304(register_shape read_back) {
+  return {for_phased_rows({131072, 4, 512, true, 8, false, true, 1}),
+          unphased(read_back),
+          {262144, 8, 256, true, 16, true, false, 2, true, 0, column_placement::ahead}};
+}
+/// The residual block's row read back at 131072: 4 x 256 in clusters of 16 under a cap of two
+/// blocks an SM (32 KB slots), against 4 x 512 in 8, one block an SM (rowfuse-bench, H100,
+/// seventy-ninth session, fp16 / bf16: 131072 0.596 / 0.585 -> 0.615 / 0.608; the tee'd block on it
+/// 0.695 / 0.690 -> 0.692 / 0.687 at 131072 and 0.724 / 0.710 -> 0.691 / 0.678 at 98304, so it
+/// keeps its row).
+inline constexpr register_shape layernorm_operand_chain_16bit_read_back_131072 = {
+    131072, 4, 256, true, 16, true, true, 2, true, 0, column_placement::held, true};
+inline constexpr register_shape layernorm_tee_chain_16bit_read_back_131072 = {
+    131072, 4, 512, true, 8, true, true, 1, true, 0, column_placement::held, true};
 inline constexpr auto layernorm_operand_chain_16bit =
     with_wide_memory_rows(join_rows(join_rows(join_rows(layernorm_chain_16bit_to_16384_all,
                                                         layernorm_operand_chain_16bit_to_40960),
                                               layernorm_operand_chain_16bit_to_98304),
-                                    layernorm_operand_chain_16bit_past_98304),
+                                    layernorm_operand_chain_16bit_past_98304(
+                                        layernorm_operand_chain_16bit_read_back_131072)),
                           layernorm_chain_16bit_wide_memory);
 
 /// LayerNorm over 16-bit inputs under a load chain that tees (the residual block writing its
@@ -1493,13 +1513,14 @@ inline constexpr auto layernorm_tee_chain_16bit = with_wide_memory_rows(
                     {16384, 4, 512, true, 1, true, true, 1}, // 0.853 (residual staged: 0.853)
                 },
                 layernorm_operand_chain_16bit_to_40960)),
-        join_rows({{65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held,
-                    true}}, // 0.779 ([0.676])
-                            // Read back at 131072 too, as the residual block's (seventy-seventh
-                            // session, rowfuse-bench, H100, fp16, against layernorm_16bit_clusters'
-                            // row): 98304 0.591 -> 0.692, 131072 0.648 -> 0.675; off the grid that
-                            // row's phased kernel as before (100003 the same).
-                  layernorm_operand_chain_16bit_past_98304)),
+        join_rows(
+            {{65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held,
+              true}}, // 0.779 ([0.676])
+                      // Read back at 131072 too, on the residual block's row then (seventy-seventh
+                      // session, rowfuse-bench, H100, fp16, against layernorm_16bit_clusters'
+                      // row): 98304 0.591 -> 0.692, 131072 0.648 -> 0.675; off the grid that
+                      // row's phased kernel as before (100003 the same).
+            layernorm_operand_chain_16bit_past_98304(layernorm_tee_chain_16bit_read_back_131072))),
     {
         for_wide_memory({4096, 4, 128, true, 1, false, true, 4}),
         for_wide_memory({32768, 4, 512, true, 2, true, true, 1}),
