@@ -758,7 +758,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // thread in blocks of up to 512 threads, those timed (bench/NOTES.md, seventy-ninth session:
   // +0.05 to +0.09 of a copy). Phased rows read straight to registers draw each pack as before (the
   // warp's draws, ahead of the first pack's arithmetic, lost 0.03-0.07 there), and so do the staged
-  // rows of 1024-thread blocks and of eight packs, untimed, on which ptxas spilled 50-85 bytes more
+  // rows of 1024-thread blocks and of eight packs, untimed, on which ptxas spilled 12-84 bytes more
   // with the warp's draws. Aligned packs of 8 are a block each. The store side keeps its draws in
   // place, which skip the packs of +0 a mask leaves and so cost less there.
   constexpr bool phased_drawn_by_warp =

@@ -146,10 +146,9 @@ struct dropout_node : node_tag {
   /// s, (row, warp_col0 + s * stride + lane * N). Single elements and packs share out their Philox
   /// blocks differently (draw_warp_elements, draw_warp_packs).
   template <int N, int Steps>
-  requires((N == 1 && Steps >= 1 && Steps <= 32) || (N == 8 && Steps >= 1 && Steps <= 8))
-      ROWFUSE_HD detail::warp_draws_t<N, Steps> draw_warp(index_t row, index_t warp_col0,
-                                                          index_t stride, index_t cols, int lane)
-  const {
+  ROWFUSE_HD std::enable_if_t<(N == 1 && Steps <= 32) || (N == 8 && Steps <= 8),
+                              detail::warp_draws_t<N, Steps>>
+  draw_warp(index_t row, index_t warp_col0, index_t stride, index_t cols, int lane) const {
     if constexpr (N == 1)
       return draw_warp_elements<Steps>(row, warp_col0, stride, cols, lane);
     else
