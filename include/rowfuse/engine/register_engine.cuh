@@ -751,16 +751,14 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // Rows that whole warps hold (whole-block rows, rows of whole warps): a warp's lanes hold
   // consecutive packs at every step, so a load chain that can draws its decisions for the lane's
   // packs with the whole warp at once, at the top of each row and outside every guard, so that all
-  // its lanes take part (draw_by_warp). It does on single elements (rf::dropout: one Philox call
-  // for about six elements instead of one for each) and on staged phased rows, whose packs start
-  // mid-block (Steps + 1 calls for a lane's packs of 8 instead of 2 Steps), where the row is in
-  // shared memory before its draws and they have no loads to overlap: rows of two to four packs a
-  // thread in blocks of up to 512 threads, those timed (bench/NOTES.md, seventy-ninth session:
-  // +0.05 to +0.09 of a copy). Phased rows read straight to registers draw each pack as before (the
-  // warp's draws, ahead of the first pack's arithmetic, lost 0.03-0.07 there), and so do the staged
-  // rows of 1024-thread blocks and of eight packs, untimed, on which ptxas spilled 12-84 bytes more
-  // with the warp's draws. Aligned packs of 8 are a block each. The store side keeps its draws in
-  // place, which skip the packs of +0 a mask leaves and so cost less there.
+  // its lanes take part (draw_by_warp): on single elements (rf::dropout: one Philox call for about
+  // six elements instead of one for each), and on staged phased rows, whose packs start mid-block
+  // (Steps + 1 calls for a lane's packs of 8 instead of 2 Steps). Staged, because there the row is
+  // in shared memory before its draws, which have no loads to overlap; on a row read straight to
+  // registers the per-pack draws run while the next packs load. Two to four packs a thread in
+  // blocks of up to 512 threads: the staged rows timed (bench/NOTES.md, seventy-ninth session).
+  // Aligned packs of 8 are a block each. The store side keeps its draws in place, which skip the
+  // packs of +0 a mask leaves and so cost less there.
   constexpr bool phased_drawn_by_warp =
       phased && staged && packs_per_thread >= 2 && packs_per_thread <= 4 && block_threads <= 512;
   constexpr bool load_drawn_by_warp = (pack_width == 1 || phased_drawn_by_warp) &&

@@ -152,7 +152,7 @@ struct dropout_node : node_tag {
     if constexpr (N == 1)
       return draw_warp_elements<Steps>(row, warp_col0, stride, cols, lane);
     else
-      return draw_warp_packs<N, Steps>(row, warp_col0, stride, cols, lane);
+      return draw_warp_packs<Steps>(row, warp_col0, stride, cols, lane);
   }
 
   /// draw_warp of single elements. A step's 32 consecutive elements lie in at most five Philox
@@ -201,10 +201,10 @@ struct dropout_node : node_tag {
   /// last lane, which lane 31's pack reaches; each lane takes its next block from its neighbour.
   /// Steps + 1 calls where draw<8> makes 2 Steps. One step at a time: the steps' calls unrolled
   /// run side by side, and each holds its registers (bench/NOTES.md, seventy-ninth session).
-  template <int N, int Steps>
-  ROWFUSE_HD detail::warp_draws_t<N, Steps>
+  template <int Steps>
+  ROWFUSE_HD detail::warp_draws_t<8, Steps>
   draw_warp_packs(index_t row, index_t warp_col0, index_t stride, index_t cols, int lane) const {
-    static_assert(N == 8, "rf::dropout: a warp draws packs of 8 (or single elements)");
+    constexpr int N = 8;
     using bits_t = detail::warp_draws_t<N, Steps>;
     bits_t bits = 0;
 #ifdef __CUDA_ARCH__
