@@ -390,11 +390,11 @@ TEST_CASE("phased rows: the residual block with and without its tee, its bias at
   // bias -> dropout -> + residual [-> tee] -> layernorm, x, the residual, the tee'd sum h and y
   // sharing one layout off the grid and the bias vector at offsets that put it on and off each
   // row's phase: rf::bias reads its packs off its grid (read_off_grid), so every one is phased.
-  // At 32767 columns on the block row its table keeps beside its row read back from staging; the
-  // tee'd block at 40001 on a row read back, the chain run once a row (its tee written then) and
-  // its values kept in the slot for the second phase and the finish (engine::keeps_chain_values);
-  // without the tee at 40001-200003 on rows over a cluster's registers. On the grid (ld = cols,
-  // gamma and beta on it too) the block with and without its tee on rows read back at
+  // At 32767 columns on the block row its table keeps beside its row read back from staging; at
+  // 40001-90001 on rows read back, dropout's decisions drawn by the warp, the chain run once a row
+  // (the tee written then) and its values kept in the slot for the second phase and the finish
+  // (engine::keeps_chain_values); at 100003-200003 on rows over a cluster's registers. On the grid
+  // (ld = cols, gamma and beta on it too) the block with and without its tee on rows read back at
   // 32768-131072 columns (40960 and 98304 on rows of five and six packs a thread), and without it
   // over a cluster's registers at 262144.
   struct layout_case {
@@ -403,7 +403,7 @@ TEST_CASE("phased rows: the residual block with and without its tee, its bias at
   std::mt19937 rng(20);
   float const p_drop = 0.1f;
   std::vector<layout_case> cases;
-  for (long cols : {300L, 1001L, 4097L, 16383L, 32767L, 40001L, 100003L, 200003L})
+  for (long cols : {300L, 1001L, 4097L, 16383L, 32767L, 40001L, 65001L, 90001L, 100003L, 200003L})
     cases.push_back({cols, 5, 3});
   for (long cols : {32768L, 40960L, 65536L, 98304L, 131072L, 262144L})
     cases.push_back({cols, 0, 0});

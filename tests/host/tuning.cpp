@@ -397,55 +397,61 @@ TEST_CASE("layernorm under a load chain that streams an operand as wide as its i
           "chain's rows to 16384 16-bit columns, past them rows read back from staging on the grid "
           "and the chain's rows off it; fp32 and single elements the chain's") {
   using rf::tuning::column_placement;
-  for_each_table_pair(shape_family::layernorm_operand_chain, shape_family::layernorm_chain,
-                      [](table operand, table chain, table_key key) {
-                        if (!(key.element_bytes == 2 && key.pack == 8)) {
-                          CHECK(operand.data() == chain.data());
-                          return;
-                        }
-                        auto const operand_rows = narrow_memory_rows(operand);
-                        auto const chain_rows = narrow_memory_rows(chain);
-                        // The chain's rows to 16384 columns lead (the operand table's block row for
-                        // forced plans, of 16384 columns too, stands after them).
-                        std::size_t shared = 0;
-                        while (shared < chain_rows.size() && chain_rows[shared].max_cols <= 16384)
-                          ++shared;
-                        REQUIRE(operand_rows.size() > shared);
-                        for (std::size_t i = 0; i < shared; ++i)
-                          CHECK(operand_rows[i] == chain_rows[i]);
-                        // Past 16384 columns: rows read back at 32768, 40960 and 98304 (no phased
-                        // kernel: phased plans pass them by), the 65536- and 131072-column rows
-                        // read back each after a row for phased plans alone that is the chain's
-                        // row of that width, the chain's 262144-column row.
-                        rf::device_info const h100 = test::described_device();
-                        for (rf::index_t cols : {32768, 40960, 65536, 98304, 131072}) {
-                          CAPTURE(cols);
-                          rf::plan const p =
-                              rf::detail::choose_plan("layernorm", 2048, cols, 8,
-                                                      rf::engine_kind::automatic, h100, operand);
-                          auto const& row = operand[std::size_t(p.shape)];
-                          CHECK(p.engine == rf::engine_kind::cluster_rows);
-                          CHECK(p.persistent);
-                          CHECK(row.columns == column_placement::held);
-                          CHECK(row.stages_operands);
-                          CHECK(!row.has_phased_kernel);
-                          CHECK(row.max_cols == cols);
-                          bool const between = cols == 40960 || cols == 98304;
-                          CHECK(row.phased_passes_by == (cols == 32768 || between));
-                          CHECK(row.packs == (cols == 40960 ? 5 : cols == 98304 ? 6 : 4));
-                          if (cols > 32768 && !between) {
-                            auto const& phased = operand[std::size_t(p.shape) - 1];
-                            CHECK(phased.phased_only);
-                            rf::plan const q =
-                                rf::detail::choose_plan("layernorm", 2048, cols, 8,
-                                                        rf::engine_kind::automatic, h100, chain);
-                            auto chain_row = chain[std::size_t(q.shape)];
-                            chain_row.phased_only = true;
-                            CHECK(phased == chain_row);
-                          }
-                        }
-                        CHECK(operand_rows.back() == chain_rows.back());
-                      });
+  for_each_table_pair(
+      shape_family::layernorm_operand_chain, shape_family::layernorm_chain,
+      [](table operand, table chain, table_key key) {
+        if (!(key.element_bytes == 2 && key.pack == 8)) {
+          CHECK(operand.data() == chain.data());
+          return;
+        }
+        auto const operand_rows = narrow_memory_rows(operand);
+        auto const chain_rows = narrow_memory_rows(chain);
+        // The chain's rows to 16384 columns lead (the operand table's block row for
+        // forced plans, of 16384 columns too, stands after them).
+        std::size_t shared = 0;
+        while (shared < chain_rows.size() && chain_rows[shared].max_cols <= 16384)
+          ++shared;
+        REQUIRE(operand_rows.size() > shared);
+        for (std::size_t i = 0; i < shared; ++i)
+          CHECK(operand_rows[i] == chain_rows[i]);
+        // Past 16384 columns: rows read back at 32768 (no phased kernel: phased
+        // plans pass it by), at 40960, 65536 and 98304 with their phased kernels,
+        // which rows one element off the grid take as rows on it do, at 131072
+        // after a row for phased plans alone that is the chain's row of that
+        // width; the chain's 262144-column row.
+        rf::device_info const h100 = test::described_device();
+        for (rf::index_t cols : {32768, 40960, 65536, 98304, 131072}) {
+          CAPTURE(cols);
+          rf::plan const p = rf::detail::choose_plan("layernorm", 2048, cols, 8,
+                                                     rf::engine_kind::automatic, h100, operand);
+          auto const& row = operand[std::size_t(p.shape)];
+          CHECK(p.engine == rf::engine_kind::cluster_rows);
+          CHECK(p.persistent);
+          CHECK(row.columns == column_placement::held);
+          CHECK(row.stages_operands);
+          CHECK(row.max_cols == cols);
+          bool const phased_here = cols > 32768 && cols < 131072;
+          CHECK(row.has_phased_kernel == phased_here);
+          CHECK(row.phased_passes_by == (cols == 32768));
+          CHECK(row.packs == (cols == 40960 ? 5 : cols == 98304 ? 6 : 4));
+          if (phased_here) {
+            rf::plan const off = rf::detail::try_phased_plan(
+                "layernorm", 2048, cols - 959, 8, rf::engine_kind::automatic, h100, operand);
+            CHECK(off.phased);
+            CHECK(off.shape == p.shape);
+          }
+          if (cols == 131072) {
+            auto const& phased = operand[std::size_t(p.shape) - 1];
+            CHECK(phased.phased_only);
+            rf::plan const q = rf::detail::choose_plan("layernorm", 2048, cols, 8,
+                                                       rf::engine_kind::automatic, h100, chain);
+            auto chain_row = chain[std::size_t(q.shape)];
+            chain_row.phased_only = true;
+            CHECK(phased == chain_row);
+          }
+        }
+        CHECK(operand_rows.back() == chain_rows.back());
+      });
 }
 
 TEST_CASE("layernorm under a store chain alone: its own rows for 16-bit packs (four packs a "
@@ -568,8 +574,8 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs (in registers 
 
   // The tee'd residual block reads its 32768-column row back from staging (held), a row that
   // passes phased plans by: 32767 columns take the table's block row for forced plans, which holds
-  // the packs in registers. Its 40960-column row, held, passes them by too; its 65536-column row,
-  // held, keeps its phased rows (40001 columns).
+  // the packs in registers. Its 40960-column row, held, keeps its phased rows (40001 columns), as
+  // its 65536-column row does (41001 columns).
   auto const tee_chain = rf::detail::register_shapes(2, 8, shape_family::layernorm_tee_chain);
   auto const tee_phased = [&](rf::index_t cols) {
     return rf::detail::try_phased_plan("layernorm", 4096, cols, 8, rf::engine_kind::automatic, h100,
@@ -589,8 +595,8 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs (in registers 
   CHECK(rf::tuning::capacity(tee_chain[std::size_t(at_32767.shape)], 8) >= 32760);
   rf::plan const at_40001 = tee_phased(40001);
   CHECK(at_40001.phased);
-  CHECK(at_40001.shape == tee_aligned(65536).shape);
-  CHECK(tee_chain[std::size_t(tee_aligned(40000).shape)].phased_passes_by);
+  CHECK(at_40001.shape == tee_aligned(40960).shape);
+  CHECK(tee_phased(41001).shape == tee_aligned(65536).shape);
   CHECK(tee_chain[std::size_t(at_40001.shape)].columns == rf::tuning::column_placement::held);
   auto const layernorm_alone = rf::detail::register_shapes(2, 8, shape_family::layernorm);
   // Narrow phased rows on run-time-group rows: a 32-lane group filled to at most 5/8 takes the
@@ -1251,9 +1257,8 @@ TEST_CASE("a whole-block row for phased plans alone holds its twin's phased plan
   // rmsnorm 16-bit's 6 x 256 and 114688-column rows (tuning.hpp, V97, V100): off the grid a
   // staged persistent row, on it the twin read straight; rmsnorm's, softmax's and log-softmax's
   // 229376-column rows and layernorm's 49152-column row (V100, V105, V98) alone; the residual
-  // block's 65536- and 131072-column rows and its tee'd form's 131072-column row (seventy-seventh
-  // session): off the grid the rows over a cluster's registers, on it the twin read back from its
-  // staging slot.
+  // block's and its tee'd form's 131072-column rows (seventy-seventh session): off the grid the
+  // rows over a cluster's registers, on it the twin read back from its staging slot.
   struct family_rows {
     shape_family family;
     char const* op;
@@ -1265,7 +1270,7 @@ TEST_CASE("a whole-block row for phased plans alone holds its twin's phased plan
         family_rows{shape_family::layernorm, "layernorm", 0, 1},
         family_rows{shape_family::softmax, "softmax", 0, 1},
         family_rows{shape_family::log_softmax, "log_softmax", 0, 1},
-        family_rows{shape_family::layernorm_operand_chain, "layernorm", 2, 0},
+        family_rows{shape_family::layernorm_operand_chain, "layernorm", 1, 0},
         family_rows{shape_family::layernorm_tee_chain, "layernorm", 1, 0}}) {
     CAPTURE(op);
     auto const shapes = rf::detail::register_shapes(2, 8, family);

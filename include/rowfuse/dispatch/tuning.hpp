@@ -1419,32 +1419,32 @@ inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
 /// rowfuse-bench (H100, seventy-seventh session, against layernorm_chain_16bit's rows, fp16 /
 /// bf16): 24576 0.676 / 0.665 -> 0.753 / 0.725, 32768 0.713 / 0.716 -> 0.746 / 0.725 (that cell's
 /// passes 0.72-0.77), 40960 0.563 / 0.559 -> 0.583 / 0.560, 65536 0.594 / 0.589 -> 0.698 / 0.675,
-/// 131072 0.555 / 0.548 -> 0.598 / 0.591. The 65536- and 131072-column rows' phased kernels lost
-/// off the grid (40001 -0.10, 65001 -0.05, 100003 -0.06), so those rows have none and rows for
-/// phased plans alone before them keep layernorm_16bit_clusters' (unphased, for_phased_rows). At
-/// 262144 layernorm_16bit_clusters' row: the row read back, 4 x 512 in 16, lost there (0.631 /
-/// 0.620 -> 0.524 / 0.518). The block row of four packs of 1024 threads stays for forced plans
-/// alone (max_cols 16384: the automatic plan passes it by).
+/// 131072 0.555 / 0.548 -> 0.598 / 0.591. At 262144 layernorm_16bit_clusters' row: the row read
+/// back, 4 x 512 in 16, lost there (0.631 / 0.620 -> 0.524 / 0.518). The block row of four packs of
+/// 1024 threads stays for forced plans alone (max_cols 16384: the automatic plan passes it by).
+/// Off the grid the rows read back to 98304 columns run their own phased kernels, dropout's
+/// decisions drawn by the warp (engine::register_kernel), where rows over a cluster's registers for
+/// phased plans alone ran before (4 x 160-256 in 8, sized; rowfuse-bench, H100, eightieth session,
+/// fp16 / bf16, one element off: 33001-40001 +0.08-0.10 / +0.08-0.10, 41001-65001 +0.01 / +0.01,
+/// 90001 +0.08 / +0.07, and the tee'd block at 33001-40001, which took the 65536-column row's
+/// phased kernel, +0.15-0.17 / +0.14-0.18). Past 98304 the 131072-column row's phased kernel ran
+/// within 0.01 of the row over a cluster's registers that phased plans take there (100003, 120001).
 /// At 40960 and 98304 columns rows of five and six packs a thread in the same form, where the
-/// widths took the next power of two's row and filled 5/8 and 3/4 of it, without a phased kernel
-/// (rows off the grid plan as before): rowfuse-bench (H100, seventy-eighth session, fp16 / bf16,
-/// against the 65536- and 131072-column rows): 36864 0.535 / 0.513 -> 0.690 / 0.676, 40960 0.582 /
-/// 0.560 -> 0.684 / 0.668, 81920 0.522 / 0.512 -> 0.631 / 0.616, 98304 0.581 / 0.573 -> 0.647 /
-/// 0.631 (5 x 512 in 2 and 6 x 256 in 8: 0.02-0.03 less).
-/// To 40960 columns: the tee'd block's too (layernorm_tee_chain_16bit; fp16 / bf16 36864 0.647 /
-/// 0.629 -> 0.785 / 0.779, 40960 0.682 / 0.671 -> 0.786 / 0.780 on the 40960-column row).
+/// widths took the next power of two's row and filled 5/8 and 3/4 of it: rowfuse-bench (H100,
+/// seventy-eighth session, fp16 / bf16, against the 65536- and 131072-column rows): 36864 0.535 /
+/// 0.513 -> 0.690 / 0.676, 40960 0.582 / 0.560 -> 0.684 / 0.668, 81920 0.522 / 0.512 -> 0.631 /
+/// 0.616, 98304 0.581 / 0.573 -> 0.647 / 0.631 (5 x 512 in 2 and 6 x 256 in 8: 0.02-0.03 less). To
+/// 40960 columns: the tee'd block's too (layernorm_tee_chain_16bit; fp16 / bf16 36864 0.647 / 0.629
+/// -> 0.785 / 0.779, 40960 0.682 / 0.671 -> 0.786 / 0.780 on the 40960-column row).
 inline constexpr register_shape layernorm_operand_chain_16bit_to_40960[] = {
     {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
     phased_elsewhere({32768, 4, 512, true, 2, true, true, 1, true, 0, column_placement::held,
                       true}), // the tee'd block 0.852 ([0.750]: twenty-first session's survey)
-    phased_elsewhere(
-        {40960, 5, 256, true, 4, true, true, 2, true, 0, column_placement::held, true}),
+    {40960, 5, 256, true, 4, true, true, 2, true, 0, column_placement::held, true},
 };
 inline constexpr register_shape layernorm_operand_chain_16bit_to_98304[] = {
-    for_phased_rows(sized({65536, 4, 256, true, 8, false, true, 2})),
-    unphased({65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held, true}),
-    phased_elsewhere(
-        {98304, 6, 512, true, 4, true, true, 1, true, 0, column_placement::held, true}),
+    {65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held, true},
+    {98304, 6, 512, true, 4, true, true, 1, true, 0, column_placement::held, true},
 };
 /// Past 98304 columns, around the row read back at 131072 (`read_back`, unphased): off the grid the
 /// rows over a cluster's registers (for phased plans alone), at 262144 layernorm_16bit_clusters'

@@ -755,12 +755,13 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // six elements instead of one for each), and on staged phased rows, whose packs start mid-block
   // (Steps + 1 calls for a lane's packs of 8 instead of 2 Steps). Staged, because there the row is
   // in shared memory before its draws, which have no loads to overlap; on a row read straight to
-  // registers the per-pack draws run while the next packs load. Two to four packs a thread in
-  // blocks of up to 512 threads: the staged rows timed (bench/NOTES.md, seventy-ninth session).
+  // registers the per-pack draws run while the next packs load. Two to six packs a thread in
+  // blocks of up to 512 threads: the staged rows timed (bench/NOTES.md, seventy-ninth and eightieth
+  // sessions).
   // Aligned packs of 8 are a block each. The store side keeps its draws in place, which skip the
   // packs of +0 a mask leaves and so cost less there.
   constexpr bool phased_drawn_by_warp =
-      phased && staged && packs_per_thread >= 2 && packs_per_thread <= 4 && block_threads <= 512;
+      phased && staged && packs_per_thread >= 2 && packs_per_thread <= 6 && block_threads <= 512;
   constexpr bool load_drawn_by_warp = (pack_width == 1 || phased_drawn_by_warp) &&
                                       (Config::whole_block || row_warps > 0) &&
                                       Load::template draws_by_warp<pack_width, packs_per_thread>;
