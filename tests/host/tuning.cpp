@@ -342,7 +342,7 @@ TEST_CASE(
 }
 
 TEST_CASE("layernorm under a load chain that tees: the chain's rows but at a few 16-bit widths, "
-          "fp32 its own, the row read back from its slot at 32768 and 65536 columns, every "
+          "fp32 its own, rows read back from their slots at 32768-65536 columns, every "
           "engine's widest row of the chain's") {
   using rf::tuning::column_placement;
   for_each_table_pair(shape_family::layernorm_tee_chain, shape_family::layernorm_chain,
@@ -351,18 +351,20 @@ TEST_CASE("layernorm under a load chain that tees: the chain's rows but at a few
                           CHECK(tee.data() != chain.data());
                           // 2048, 4096 and 16384 read the residual straight to registers; the
                           // chain's 32768 block row kept for forced plans alone (max_cols 16384), a
-                          // cluster row at 32768, one of five packs a thread at 40960; 65536
-                          // its own; 131072 read back after a row for phased plans alone. (The rows
-                          // for devices of wide memory: "rows for devices of wide memory" below.)
+                          // cluster row at 32768, of five and six packs a thread at 40960 and
+                          // 49152; 65536 its own; the residual block's 98304-column row for phased
+                          // plans alone; 131072 read back after a row for phased plans alone. (The
+                          // rows for devices of wide memory: "rows for devices of wide memory"
+                          // below.)
                           auto const tee_rows = narrow_memory_rows(tee);
                           auto const chain_rows = narrow_memory_rows(chain);
-                          CHECK(tee_rows.size() == chain_rows.size() + 3);
+                          CHECK(tee_rows.size() == chain_rows.size() + 5);
                           int differ = 0;
                           for (auto const& row : tee_rows)
                             differ += std::ranges::none_of(chain_rows, [&](auto const& c) {
                               return unsized(c) == unsized(row);
                             });
-                          CHECK(differ == 9);
+                          CHECK(differ == 11);
                         } else if (key.pack == 1) {
                           CHECK(tee.data() == chain.data());
                         } else {
@@ -415,12 +417,12 @@ TEST_CASE("layernorm under a load chain that streams an operand as wide as its i
         for (std::size_t i = 0; i < shared; ++i)
           CHECK(operand_rows[i] == chain_rows[i]);
         // Past 16384 columns: rows read back at 32768 (no phased kernel: phased
-        // plans pass it by), at 40960, 65536 and 98304 with their phased kernels,
+        // plans pass it by), at 40960-98304 with their phased kernels,
         // which rows one element off the grid take as rows on it do, at 131072
         // after a row for phased plans alone that is the chain's row of that
         // width; the chain's 262144-column row.
         rf::device_info const h100 = test::described_device();
-        for (rf::index_t cols : {32768, 40960, 65536, 98304, 131072}) {
+        for (rf::index_t cols : {32768, 40960, 49152, 65536, 98304, 131072}) {
           CAPTURE(cols);
           rf::plan const p = rf::detail::choose_plan("layernorm", 2048, cols, 8,
                                                      rf::engine_kind::automatic, h100, operand);
@@ -433,7 +435,7 @@ TEST_CASE("layernorm under a load chain that streams an operand as wide as its i
           bool const phased_here = cols > 32768 && cols < 131072;
           CHECK(row.has_phased_kernel == phased_here);
           CHECK(row.phased_passes_by == (cols == 32768));
-          CHECK(row.packs == (cols == 40960 ? 5 : cols == 98304 ? 6 : 4));
+          CHECK(row.packs == (cols == 40960 ? 5 : cols == 49152 || cols == 98304 ? 6 : 4));
           if (phased_here) {
             rf::plan const off = rf::detail::try_phased_plan(
                 "layernorm", 2048, cols - 959, 8, rf::engine_kind::automatic, h100, operand);
@@ -574,8 +576,9 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs (in registers 
 
   // The tee'd residual block reads its 32768-column row back from staging (held), a row that
   // passes phased plans by: 32767 columns take the table's block row for forced plans, which holds
-  // the packs in registers. Its 40960-column row, held, keeps its phased rows (40001 columns), as
-  // its 65536-column row does (41001 columns).
+  // the packs in registers. Its rows read back at 40960, 49152 and 65536 columns keep their phased
+  // rows (40001, 41001, 50001 columns); at 65537-98304 phased plans take the residual block's
+  // 98304-column row, for phased plans alone in this table.
   auto const tee_chain = rf::detail::register_shapes(2, 8, shape_family::layernorm_tee_chain);
   auto const tee_phased = [&](rf::index_t cols) {
     return rf::detail::try_phased_plan("layernorm", 4096, cols, 8, rf::engine_kind::automatic, h100,
@@ -596,7 +599,12 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs (in registers 
   rf::plan const at_40001 = tee_phased(40001);
   CHECK(at_40001.phased);
   CHECK(at_40001.shape == tee_aligned(40960).shape);
-  CHECK(tee_phased(41001).shape == tee_aligned(65536).shape);
+  CHECK(tee_phased(41001).shape == tee_aligned(49152).shape);
+  CHECK(tee_phased(50001).shape == tee_aligned(65536).shape);
+  rf::plan const tee_at_90001 = tee_phased(90001);
+  CHECK(tee_at_90001.phased);
+  CHECK(tee_chain[std::size_t(tee_at_90001.shape)] ==
+        rf::tuning::for_phased_rows(rf::tuning::layernorm_operand_chain_16bit_98304));
   CHECK(tee_chain[std::size_t(at_40001.shape)].columns == rf::tuning::column_placement::held);
   auto const layernorm_alone = rf::detail::register_shapes(2, 8, shape_family::layernorm);
   // Narrow phased rows on run-time-group rows: a 32-lane group filled to at most 5/8 takes the
@@ -1258,7 +1266,8 @@ TEST_CASE("a whole-block row for phased plans alone holds its twin's phased plan
   // staged persistent row, on it the twin read straight; rmsnorm's, softmax's and log-softmax's
   // 229376-column rows and layernorm's 49152-column row (V100, V105, V98) alone; the residual
   // block's and its tee'd form's 131072-column rows (seventy-seventh session): off the grid the
-  // rows over a cluster's registers, on it the twin read back from its staging slot.
+  // rows over a cluster's registers, on it the twin read back from its staging slot; the tee'd
+  // form's 98304-column row (the residual block's read back, eightieth session) alone.
   struct family_rows {
     shape_family family;
     char const* op;
@@ -1271,7 +1280,7 @@ TEST_CASE("a whole-block row for phased plans alone holds its twin's phased plan
         family_rows{shape_family::softmax, "softmax", 0, 1},
         family_rows{shape_family::log_softmax, "log_softmax", 0, 1},
         family_rows{shape_family::layernorm_operand_chain, "layernorm", 1, 0},
-        family_rows{shape_family::layernorm_tee_chain, "layernorm", 1, 0}}) {
+        family_rows{shape_family::layernorm_tee_chain, "layernorm", 1, 1}}) {
     CAPTURE(op);
     auto const shapes = rf::detail::register_shapes(2, 8, family);
     int twinned_seen = 0, alone_seen = 0;

@@ -1435,16 +1435,26 @@ inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
 /// 0.513 -> 0.690 / 0.676, 40960 0.582 / 0.560 -> 0.684 / 0.668, 81920 0.522 / 0.512 -> 0.631 /
 /// 0.616, 98304 0.581 / 0.573 -> 0.647 / 0.631 (5 x 512 in 2 and 6 x 256 in 8: 0.02-0.03 less). To
 /// 40960 columns: the tee'd block's too (layernorm_tee_chain_16bit; fp16 / bf16 36864 0.647 / 0.629
-/// -> 0.785 / 0.779, 40960 0.682 / 0.671 -> 0.786 / 0.780 on the 40960-column row).
-inline constexpr register_shape layernorm_operand_chain_16bit_to_40960[] = {
+/// -> 0.785 / 0.779, 40960 0.682 / 0.671 -> 0.786 / 0.780 on the 40960-column row). At 49152 six
+/// packs of 256 in the 40960-column row's form, for both blocks, where 40961-49152 columns filled
+/// 5/8-3/4 of the 65536-column row (rowfuse-bench, H100, eightieth session, fp16 / bf16: the
+/// residual block 45056 0.616 / 0.600 -> 0.636 / 0.617, 49152 0.672 / 0.653 -> 0.696 / 0.673, one
+/// element off 41001-49001 +0.08-0.12 / +0.08-0.12; the tee'd block 45056 +0.03 / +0.03, 49152
+/// within 0.001, one element off 41001-49001 +0.07-0.13 / +0.07-0.13).
+inline constexpr register_shape layernorm_operand_chain_16bit_to_49152[] = {
     {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
     phased_elsewhere({32768, 4, 512, true, 2, true, true, 1, true, 0, column_placement::held,
                       true}), // the tee'd block 0.852 ([0.750]: twenty-first session's survey)
     {40960, 5, 256, true, 4, true, true, 2, true, 0, column_placement::held, true},
+    {49152, 6, 256, true, 4, true, true, 2, true, 0, column_placement::held, true},
 };
+/// The residual block's row read back at 98304 columns: six packs of 512 in clusters of four. The
+/// tee'd block's phased plans take it too (layernorm_tee_chain_16bit).
+inline constexpr register_shape layernorm_operand_chain_16bit_98304 = {
+    98304, 6, 512, true, 4, true, true, 1, true, 0, column_placement::held, true};
 inline constexpr register_shape layernorm_operand_chain_16bit_to_98304[] = {
     {65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held, true},
-    {98304, 6, 512, true, 4, true, true, 1, true, 0, column_placement::held, true},
+    layernorm_operand_chain_16bit_98304,
 };
 /// Past 98304 columns, around the row read back at 131072 (`read_back`, unphased): off the grid the
 /// rows over a cluster's registers (for phased plans alone), at 262144 layernorm_16bit_clusters'
@@ -1467,7 +1477,7 @@ inline constexpr register_shape layernorm_tee_chain_16bit_read_back_131072 = {
     131072, 4, 512, true, 8, true, true, 1, true, 0, column_placement::held, true};
 inline constexpr auto layernorm_operand_chain_16bit =
     with_wide_memory_rows(join_rows(join_rows(join_rows(layernorm_chain_16bit_to_16384_all,
-                                                        layernorm_operand_chain_16bit_to_40960),
+                                                        layernorm_operand_chain_16bit_to_49152),
                                               layernorm_operand_chain_16bit_to_98304),
                                     layernorm_operand_chain_16bit_past_98304(
                                         layernorm_operand_chain_16bit_read_back_131072)),
@@ -1476,13 +1486,17 @@ inline constexpr auto layernorm_operand_chain_16bit =
 /// LayerNorm over 16-bit inputs under a load chain that tees (the residual block writing its
 /// pre-norm sum h, which the next block reads): layernorm_chain_16bit's rows but at 2048 and 4096,
 /// where staging the residual lost with the tee (0.912 -> 0.879, 0.901 -> 0.883), and at 32768,
-/// 40960 and 65536 columns, where the row is read back from its staging slot with the residual
-/// beside it, gamma and beta held in the registers the row leaves (pipeline_shapes.cu's held
-/// survey, twenty-first session, fp16, the chains' rows in the same run in brackets; 40960 the
-/// residual block's row, seventy-eighth session). The chain runs once a row, on the first phase
-/// (dropout's decisions drawn before it, the tee written on it), and its values are kept in the
-/// slot for the second phase and the finish (engine::keeps_chain_values; seventy-seventh session,
-/// rowfuse-bench, H100, fp16 / bf16, against the chain run again at each read: 24576 0.785 / 0.741
+/// 40960, 49152 and 65536 columns, where the row is read back from its staging slot with the
+/// residual beside it, gamma and beta held in the registers the row leaves (pipeline_shapes.cu's
+/// held survey, twenty-first session, fp16, the chains' rows in the same run in brackets; 40960 and
+/// 49152 the residual block's rows, seventy-eighth and eightieth sessions). Off the grid at
+/// 65537-98304 the residual block's 98304-column row for phased plans alone, where the rows over a
+/// cluster's registers past it ran before (rowfuse-bench, H100, eightieth session, fp16 / bf16, one
+/// element off: 75001 0.442 / 0.440 -> 0.555 / 0.546, 90001 0.496 / 0.495 -> 0.578 / 0.565). The
+/// chain runs once a row, on the first phase (dropout's decisions drawn before it, the tee written
+/// on it), and its values are kept in the slot for the second phase and the finish
+/// (engine::keeps_chain_values; seventy-seventh session, rowfuse-bench, H100, fp16 / bf16, against
+/// the chain run again at each read: 24576 0.785 / 0.741
 /// -> 0.859 / 0.850, 40960 0.605 / 0.566 -> 0.691 / 0.677, off the grid 40001 / 65001 +0.07 /
 /// +0.08; but 32768 0.901 / 0.840 -> 0.824 / 0.820, and 65536 within that cell's spread). The
 /// chain's 32768-column block row stays for forced plans: its max_cols is 16384, so that the
@@ -1512,14 +1526,15 @@ inline constexpr auto layernorm_tee_chain_16bit = with_wide_memory_rows(
                     {8192, 4, 256, true, 1, true, true, 3},
                     {16384, 4, 512, true, 1, true, true, 1}, // 0.853 (residual staged: 0.853)
                 },
-                layernorm_operand_chain_16bit_to_40960)),
+                layernorm_operand_chain_16bit_to_49152)),
         join_rows(
             {{65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held,
-              true}}, // 0.779 ([0.676])
-                      // Read back at 131072 too, on the residual block's row then (seventy-seventh
-                      // session, rowfuse-bench, H100, fp16, against layernorm_16bit_clusters'
-                      // row): 98304 0.591 -> 0.692, 131072 0.648 -> 0.675; off the grid that
-                      // row's phased kernel as before (100003 the same).
+              true}, // 0.779 ([0.676])
+             for_phased_rows(layernorm_operand_chain_16bit_98304)},
+            // Read back at 131072 too, on the residual block's row then (seventy-seventh
+            // session, rowfuse-bench, H100, fp16, against layernorm_16bit_clusters'
+            // row): 98304 0.591 -> 0.692, 131072 0.648 -> 0.675; off the grid that
+            // row's phased kernel as before (100003 the same).
             layernorm_operand_chain_16bit_past_98304(layernorm_tee_chain_16bit_read_back_131072))),
     {
         for_wide_memory({4096, 4, 128, true, 1, false, true, 4}),
