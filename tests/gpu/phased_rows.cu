@@ -395,17 +395,18 @@ TEST_CASE("phased rows: the residual block with and without its tee, its bias at
   // (the tee written then) and its values kept in the slot for the second phase and the finish
   // (engine::keeps_chain_values); at 100003-200003 on rows over a cluster's registers. On the grid
   // (ld = cols, gamma and beta on it too) the block with and without its tee on rows read back at
-  // 32768-131072 columns (40960 and 98304 on rows of five and six packs a thread), and without it
-  // over a cluster's registers at 262144.
+  // 32768-131072 columns (40960, 49152 and 98304 on rows of five and six packs a thread), and
+  // without it over a cluster's registers at 262144.
   struct layout_case {
     long cols, ld_extra, offset;
   };
   std::mt19937 rng(20);
   float const p_drop = 0.1f;
   std::vector<layout_case> cases;
-  for (long cols : {300L, 1001L, 4097L, 16383L, 32767L, 40001L, 65001L, 90001L, 100003L, 200003L})
+  for (long cols :
+       {300L, 1001L, 4097L, 16383L, 32767L, 40001L, 45001L, 65001L, 90001L, 100003L, 200003L})
     cases.push_back({cols, 5, 3});
-  for (long cols : {32768L, 40960L, 65536L, 98304L, 131072L, 262144L})
+  for (long cols : {32768L, 40960L, 49152L, 65536L, 98304L, 131072L, 262144L})
     cases.push_back({cols, 0, 0});
   for (layout_case const c : cases) {
     long const cols = c.cols;
