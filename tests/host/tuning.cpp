@@ -574,9 +574,11 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs (in registers 
   CHECK(!phased(4097, rf::engine_kind::block_smem).phased);
   CHECK(phased(4097, rf::engine_kind::cluster_rows).phased);
 
-  // The tee'd residual block reads its 32768-column row back from staging (held), a row that
-  // passes phased plans by: 32767 columns take the table's block row for forced plans, which holds
-  // the packs in registers. Its rows read back at 40960, 49152 and 65536 columns keep their phased
+  // The tee'd residual block reads its 32768-column row back from staging (held), and phased plans
+  // of 16385-32768 columns take that row's phased kernel: they pass the table's block row for
+  // forced plans by. The residual block without the tee keeps the opposite: its 32768-column row
+  // passes phased plans by for that block row. Its rows read back at 40960, 49152 and 65536 columns
+  // keep their phased
   // rows (40001, 41001, 50001 columns); at 65537-98304 phased plans take the residual block's
   // 98304-column row, for phased plans alone in this table.
   auto const tee_chain = rf::detail::register_shapes(2, 8, shape_family::layernorm_tee_chain);
@@ -588,14 +590,24 @@ TEST_CASE("phased plans: the shape that holds a row's whole packs (in registers 
     return rf::detail::choose_plan("layernorm", 4096, cols, 8, rf::engine_kind::automatic, h100,
                                    tee_chain);
   };
-  auto const& tee_32768 = tee_chain[std::size_t(tee_aligned(32768).shape)];
+  rf::plan const tee_at_32768 = tee_aligned(32768);
+  auto const& tee_32768 = tee_chain[std::size_t(tee_at_32768.shape)];
   REQUIRE(tee_32768.columns == rf::tuning::column_placement::held);
-  CHECK(tee_32768.phased_passes_by);
-  CHECK(!tee_32768.has_phased_kernel);
-  rf::plan const at_32767 = tee_phased(32767);
-  CHECK(at_32767.phased);
-  CHECK(at_32767.engine == rf::engine_kind::block_rows);
-  CHECK(rf::tuning::capacity(tee_chain[std::size_t(at_32767.shape)], 8) >= 32760);
+  CHECK(!tee_32768.phased_passes_by);
+  CHECK(tee_32768.has_phased_kernel);
+  for (rf::index_t cols : {16393, 24577, 32767}) {
+    CAPTURE(cols);
+    rf::plan const at = tee_phased(cols);
+    CHECK(at.phased);
+    CHECK(at.shape == tee_at_32768.shape);
+  }
+  auto const residual_chain =
+      rf::detail::register_shapes(2, 8, shape_family::layernorm_operand_chain);
+  rf::plan const residual_at_32767 = rf::detail::try_phased_plan(
+      "layernorm", 4096, 32767, 8, rf::engine_kind::automatic, h100, residual_chain);
+  CHECK(residual_at_32767.phased);
+  CHECK(residual_at_32767.engine == rf::engine_kind::block_rows);
+  CHECK(rf::tuning::capacity(residual_chain[std::size_t(residual_at_32767.shape)], 8) >= 32760);
   rf::plan const at_40001 = tee_phased(40001);
   CHECK(at_40001.phased);
   CHECK(at_40001.shape == tee_aligned(40960).shape);

@@ -1441,10 +1441,15 @@ inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
 /// residual block 45056 0.616 / 0.600 -> 0.636 / 0.617, 49152 0.672 / 0.653 -> 0.696 / 0.673, one
 /// element off 41001-49001 +0.08-0.12 / +0.08-0.12; the tee'd block 45056 +0.03 / +0.03, 49152
 /// within 0.001, one element off 41001-49001 +0.07-0.13 / +0.07-0.13).
+/// The residual blocks' block row for forced plans to 32768 columns, and their row read back at
+/// 32768 (the tee'd block 0.852 [0.750]: twenty-first session's survey).
+inline constexpr register_shape layernorm_operand_chain_16bit_forced_block = {
+    16384, 4, 1024, true, 1, true, true, 1};
+inline constexpr register_shape layernorm_operand_chain_16bit_32768 = {
+    32768, 4, 512, true, 2, true, true, 1, true, 0, column_placement::held, true};
 inline constexpr register_shape layernorm_operand_chain_16bit_to_49152[] = {
-    {16384, 4, 1024, true, 1, true, true, 1}, // forced plans to 32768 columns
-    phased_elsewhere({32768, 4, 512, true, 2, true, true, 1, true, 0, column_placement::held,
-                      true}), // the tee'd block 0.852 ([0.750]: twenty-first session's survey)
+    layernorm_operand_chain_16bit_forced_block,
+    phased_elsewhere(layernorm_operand_chain_16bit_32768),
     {40960, 5, 256, true, 4, true, true, 2, true, 0, column_placement::held, true},
     {49152, 6, 256, true, 4, true, true, 2, true, 0, column_placement::held, true},
 };
@@ -1490,11 +1495,16 @@ inline constexpr auto layernorm_operand_chain_16bit =
 /// residual beside it, gamma and beta held in the registers the row leaves (pipeline_shapes.cu's
 /// held survey, twenty-first session, fp16, the chains' rows in the same run in brackets; 40960 and
 /// 49152 the residual block's rows, seventy-eighth and eightieth sessions). Off the grid at
-/// 65537-98304 the residual block's 98304-column row for phased plans alone, where the rows over a
-/// cluster's registers past it ran before (rowfuse-bench, H100, eightieth session, fp16 / bf16, one
-/// element off: 75001 0.442 / 0.440 -> 0.555 / 0.546, 90001 0.496 / 0.495 -> 0.578 / 0.565). The
-/// chain runs once a row, on the first phase (dropout's decisions drawn before it, the tee written
-/// on it), and its values are kept in the slot for the second phase and the finish
+/// 16385-32768 the row read back at 32768 with its phased kernel, the block row for forced plans
+/// passed by (rowfuse-bench, H100, eightieth session, fp16 / bf16, one element off, against that
+/// block row's phased kernel, 64 registers and 148-244 bytes spilled: 16393 0.500 / 0.503 -> 0.532
+/// / 0.518, 24577 0.539 / 0.540 -> 0.648 / 0.639, 32767 0.593 / 0.598 -> 0.677 / 0.670; the
+/// residual block without the tee lost on it at 16393-20001, -0.02, and keeps the block row's). Off
+/// the grid at 65537-98304 the residual block's 98304-column row for phased plans alone, where the
+/// rows over a cluster's registers past it ran before (rowfuse-bench, H100, eightieth session, fp16
+/// / bf16, one element off: 75001 0.442 / 0.440 -> 0.555 / 0.546, 90001 0.496 / 0.495 -> 0.578 /
+/// 0.565). The chain runs once a row, on the first phase (dropout's decisions drawn before it, the
+/// tee written on it), and its values are kept in the slot for the second phase and the finish
 /// (engine::keeps_chain_values; seventy-seventh session, rowfuse-bench, H100, fp16 / bf16, against
 /// the chain run again at each read: 24576 0.785 / 0.741
 /// -> 0.859 / 0.850, 40960 0.605 / 0.566 -> 0.691 / 0.677, off the grid 40001 / 65001 +0.07 /
@@ -1526,7 +1536,9 @@ inline constexpr auto layernorm_tee_chain_16bit = with_wide_memory_rows(
                     {8192, 4, 256, true, 1, true, true, 3},
                     {16384, 4, 512, true, 1, true, true, 1}, // 0.853 (residual staged: 0.853)
                 },
-                layernorm_operand_chain_16bit_to_49152)),
+                replace_rows(layernorm_operand_chain_16bit_to_49152,
+                             {phased_elsewhere(layernorm_operand_chain_16bit_forced_block),
+                              layernorm_operand_chain_16bit_32768}))),
         join_rows(
             {{65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held,
               true}, // 0.779 ([0.676])
