@@ -1441,10 +1441,11 @@ inline constexpr auto layernorm_chain_16bit = with_wide_memory_rows(
 /// residual block 45056 0.616 / 0.600 -> 0.636 / 0.617, 49152 0.672 / 0.653 -> 0.696 / 0.673, one
 /// element off 41001-49001 +0.08-0.12 / +0.08-0.12; the tee'd block 45056 +0.03 / +0.03, 49152
 /// within 0.001, one element off 41001-49001 +0.07-0.13 / +0.07-0.13).
-/// The residual blocks' block row for forced plans to 32768 columns, and their row read back at
-/// 32768 (the tee'd block 0.852 [0.750]: twenty-first session's survey).
+/// The residual blocks' block row for forced plans to 32768 columns.
 inline constexpr register_shape layernorm_operand_chain_16bit_forced_block = {
     16384, 4, 1024, true, 1, true, true, 1};
+/// The residual blocks' row read back at 32768 columns, on clusters of two (the tee'd block 0.852
+/// [0.750]: twenty-first session's survey).
 inline constexpr register_shape layernorm_operand_chain_16bit_32768 = {
     32768, 4, 512, true, 2, true, true, 1, true, 0, column_placement::held, true};
 inline constexpr register_shape layernorm_operand_chain_16bit_to_49152[] = {
@@ -1506,21 +1507,21 @@ inline constexpr auto layernorm_operand_chain_16bit =
 /// 0.565). The chain runs once a row, on the first phase (dropout's decisions drawn before it, the
 /// tee written on it), and its values are kept in the slot for the second phase and the finish
 /// (engine::keeps_chain_values; seventy-seventh session, rowfuse-bench, H100, fp16 / bf16, against
-/// the chain run again at each read: 24576 0.785 / 0.741
-/// -> 0.859 / 0.850, 40960 0.605 / 0.566 -> 0.691 / 0.677, off the grid 40001 / 65001 +0.07 /
-/// +0.08; but 32768 0.901 / 0.840 -> 0.824 / 0.820, and 65536 within that cell's spread). The
-/// chain's 32768-column block row stays for forced plans: its max_cols is 16384, so that the
-/// automatic plan, which takes a block row before a cluster row, passes it by. Phased plans take it
-/// at 16385-32768 columns too: on the held row's phased kernel the tee'd block off the grid ran
-/// 0.37-0.43 of a copy at 16393-24577 columns, on the block row 0.46-0.49 (thirty-second session,
-/// fp16). For devices of wide memory, at 4096 columns the survey's best shape on an H200
-/// (forty-fifth session, fp16, bench/NOTES.md): four packs a thread of 128, read straight to
-/// registers, on a persistent grid under a cap of four blocks, 0.820 against 0.740 for the row it
-/// passes by in the same run (on the H100 this shape ran 0.811 against the chain's 0.827:
-/// seventeenth session). Past 16384 columns the wide survey's best (pipeline_shapes.cu with
-/// PIPELINE_SHAPES_WIDE, fp16): rows over a cluster's registers, staged persistent, the operands
-/// read straight to registers, where the H100's read the row back from its slot (held) at 32768 and
-/// 65536; rowfuse-bench
+/// the chain run again at each read: 24576 0.785 / 0.741 -> 0.859 / 0.850, 40960 0.605 / 0.566 ->
+/// 0.691 / 0.677, off the grid 40001 / 65001 +0.07 / +0.08; but 32768 0.901 / 0.840 -> 0.824 /
+/// 0.820, and 65536 within that cell's spread). The chain's 32768-column block row stays for forced
+/// plans: its max_cols is 16384, so that the automatic plan, which takes a block row before a
+/// cluster row, passes it by. Phased plans took it at 16385-32768 columns too until the eightieth
+/// session: on the held row's phased kernel the tee'd block off the grid ran 0.37-0.43 of a copy at
+/// 16393-24577 columns, on the block row 0.46-0.49 (thirty-second session, fp16), before the held
+/// row's phased kernel drew dropout by the warp (above). For devices of wide memory, at 4096
+/// columns the survey's best shape on an H200 (forty-fifth session, fp16, bench/NOTES.md): four
+/// packs a thread of 128, read straight to registers, on a persistent grid under a cap of four
+/// blocks, 0.820 against 0.740 for the row it passes by in the same run (on the H100 this shape ran
+/// 0.811 against the chain's 0.827: seventeenth session). Past 16384 columns the wide survey's best
+/// (pipeline_shapes.cu with PIPELINE_SHAPES_WIDE, fp16): rows over a cluster's registers, staged
+/// persistent, the operands read straight to registers, where the H100's read the row back from its
+/// slot (held) at 32768 and 65536; rowfuse-bench
 /// (`results/2026-12-01-forty-fifth/call12/`, fp16): 24584 / 32768 columns 0.502 / 0.657 -> 0.597 /
 /// 0.740, 40000 / 65536 0.437 / 0.591 -> 0.489 / 0.664, 98312 / 131072 0.468 / 0.528 -> 0.514 /
 /// 0.610.
