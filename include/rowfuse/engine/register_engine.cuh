@@ -757,9 +757,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // in shared memory before its draws, which have no loads to overlap; on a row read straight to
   // registers the per-pack draws run while the next packs load. Two to six packs a thread in
   // blocks of up to 512 threads: the staged rows timed (bench/NOTES.md, seventy-ninth and eightieth
-  // sessions).
-  // Aligned packs of 8 are a block each. The store side keeps its draws in place, which skip the
-  // packs of +0 a mask leaves and so cost less there.
+  // sessions). Aligned packs of 8 are a block each. The store side keeps its draws in place, which
+  // skip the packs of +0 a mask leaves and so cost less there.
   constexpr bool phased_drawn_by_warp =
       phased && staged && packs_per_thread >= 2 && packs_per_thread <= 6 && block_threads <= 512;
   constexpr bool load_drawn_by_warp = (pack_width == 1 || phased_drawn_by_warp) &&
