@@ -1,7 +1,9 @@
 // traffic.cu: the ceiling of the residual block's memory traffic, apart from any row reduction.
 // Element-wise kernels over 2^27 fp16 elements, each thread one 16-byte pack a stream, one pack a
-// thread (no persistent grid), timed like rowfuse-bench (256 MiB memset before each launch,
-// events, median of 30) against cudaMemcpyAsync of half the counted bytes timed right after:
+// thread (no persistent grid), timed like rowfuse-bench (bench/experiments/median_time.cuh: a
+// 256 MiB memset before each launch, events, median of 30) against cudaMemcpyAsync of half the
+// counted bytes timed right after. (The run of call81a was built from db71d64, whose own copy of
+// that timing loop this replaced.)
 //   copy1:  y = x                                 (read 1, write 1: 4 bytes an element)
 //   add2:   y = x + r                             (read 2, write 1: 6)
 //   drop2:  y = dropout(x + bias) + r             (read 2, write 1: 6; Philox-4x32-10 a pack)
@@ -10,12 +12,12 @@
 // i / 8, kept where the 16-bit number is at least p * 65536 (rf::dropout's rule).
 #include <cuda_fp16.h>
 
-#include <algorithm>
-#include <cstdio>
 #include <cstdint>
-#include <vector>
+#include <cstdio>
 
 #include "rowfuse/detail/philox.hpp"
+
+#include "../../../experiments/median_time.cuh"
 
 namespace {
 
@@ -28,15 +30,18 @@ struct alignas(16) pack {
 
 __global__ void copy1(pack const* x, pack* y, long long packs) {
   long long const i = blockIdx.x * 256ll + threadIdx.x;
-  if (i < packs) y[i] = x[i];
+  if (i < packs)
+    y[i] = x[i];
 }
 
 __global__ void add2(pack const* x, pack const* r, pack* y, long long packs) {
   long long const i = blockIdx.x * 256ll + threadIdx.x;
-  if (i >= packs) return;
+  if (i >= packs)
+    return;
   pack const a = x[i], b = r[i];
   pack out;
-  for (int k = 0; k < 4; ++k) out.h[k] = __hadd2(a.h[k], b.h[k]);
+  for (int k = 0; k < 4; ++k)
+    out.h[k] = __hadd2(a.h[k], b.h[k]);
   y[i] = out;
 }
 
@@ -57,14 +62,16 @@ __device__ pack dropped(pack const& a, pack const& bias, pack const& b,
 __global__ void drop2(pack const* x, pack const* r, pack const* bias, pack* y, long long packs,
                       rowfuse::detail::philox_schedule keys) {
   long long const i = blockIdx.x * 256ll + threadIdx.x;
-  if (i >= packs) return;
+  if (i >= packs)
+    return;
   y[i] = dropped(x[i], bias[i % (cols / 8)], r[i], keys, i);
 }
 
 __global__ void tee2(pack const* x, pack const* r, pack const* bias, pack* y, pack* h,
                      long long packs, rowfuse::detail::philox_schedule keys) {
   long long const i = blockIdx.x * 256ll + threadIdx.x;
-  if (i >= packs) return;
+  if (i >= packs)
+    return;
   pack const out = dropped(x[i], bias[i % (cols / 8)], r[i], keys, i);
   h[i] = out;
   y[i] = out;
@@ -72,36 +79,15 @@ __global__ void tee2(pack const* x, pack const* r, pack const* bias, pack* y, pa
 
 __global__ void fill(pack* p, long long packs, std::uint32_t salt) {
   long long const i = blockIdx.x * 256ll + threadIdx.x;
-  if (i >= packs) return;
+  if (i >= packs)
+    return;
   pack v;
   for (int k = 0; k < 4; ++k) {
     std::uint32_t const hash = (std::uint32_t(i) * 2654435761u) ^ (salt + k * 40503u);
-    v.h[k] = __floats2half2_rn(float(hash & 0xff) / 32.0f - 4.0f, float((hash >> 8) & 0xff) / 32.0f - 4.0f);
+    v.h[k] = __floats2half2_rn(float(hash & 0xff) / 32.0f - 4.0f,
+                               float((hash >> 8) & 0xff) / 32.0f - 4.0f);
   }
   p[i] = v;
-}
-
-template <class Launch> float median_ms(Launch launch, void* flush, std::size_t flush_bytes) {
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  launch();
-  launch();
-  std::vector<float> times;
-  for (int rep = 0; rep < 30; ++rep) {
-    cudaMemsetAsync(flush, rep, flush_bytes);
-    cudaEventRecord(start);
-    launch();
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    times.push_back(ms);
-  }
-  std::sort(times.begin(), times.end());
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return times[times.size() / 2];
 }
 
 } // namespace
@@ -133,13 +119,16 @@ int main() {
   fill<<<1, cols / 8>>>(bias, cols / 8, 3);
   auto const keys = rowfuse::detail::philox_key_schedule(std::uint64_t{1234});
 
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  median_time const median_ms{2, 30, flush, flush_bytes, start, stop};
   std::printf("device,%s\nkernel,bytes_per_element,us,copy_us,ratio_to_copy\n", prop.name);
   auto report = [&](char const* name, int bytes_per_element, auto launch) {
     std::size_t const counted = std::size_t(elements) * bytes_per_element;
-    float const op = median_ms(launch, flush, flush_bytes);
-    float const copy = median_ms(
-        [&] { cudaMemcpyAsync(copy_dst, copy_src, counted / 2, cudaMemcpyDeviceToDevice); }, flush,
-        flush_bytes);
+    double const op = median_ms(launch);
+    double const copy = median_ms(
+        [&] { cudaMemcpyAsync(copy_dst, copy_src, counted / 2, cudaMemcpyDeviceToDevice); });
     std::printf("%s,%d,%.1f,%.1f,%.3f\n", name, bytes_per_element, op * 1e3, copy * 1e3, copy / op);
   };
   for (int pass = 0; pass < 2; ++pass) {
