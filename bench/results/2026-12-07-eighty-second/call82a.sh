@@ -11,4 +11,4 @@ OPS=residual,residual_tee DTYPES=fp16,bf16 AL=131072,262144 \
   MIS=131073,140001,150001,163839,170001,196607,200003,220001,229375,240001,262143 \
   PASSES=2 bash ../2026-12-02-fifty-fourth/run1.sh call82a $R/.device-carry/s82 F81b V82a V82b 2>&1 | tail -60
 date +%T
-SUITES=$R/.device-carry/t82 LOG=ctest82 bash ../2026-12-07-seventy-seventh/call77s.sh
+SUITES=$R/.device-carry/${T82:-t82} LOG=ctest82 bash ../2026-12-07-seventy-seventh/call77s.sh
