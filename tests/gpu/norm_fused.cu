@@ -115,7 +115,9 @@ template <class T> bool is_saturated(double exact) {
   return std::fabs(exact) == double(rf::element_traits<T>::max_finite);
 }
 
-template <class Combo> void check_combo(Combo combo, long cols, std::mt19937& rng) {
+/// `x_value(row, col)`, where given, sets the input (rounded to fp16) before the reference runs.
+template <class Combo, class XValue = std::nullptr_t>
+void check_combo(Combo combo, long cols, std::mt19937& rng, XValue x_value = nullptr) {
   auto const pipeline = hana::at_c<0>(combo);
   auto const make_store = hana::at_c<1>(combo);
   using Pipeline = std::remove_cv_t<decltype(pipeline)>;
@@ -128,6 +130,12 @@ template <class Combo> void check_combo(Combo combo, long cols, std::mt19937& rn
   CAPTURE(rows);
   CAPTURE(Norm::name);
   buffers b(rows, cols, rng);
+  if constexpr (!std::is_null_pointer_v<XValue>) {
+    for (long i = 0; i < rows; ++i)
+      for (long j = 0; j < cols; ++j)
+        b.x.host[std::size_t(i * cols + j)] = rf::detail::narrow<__half>(x_value(i, j));
+    b.x.upload();
+  }
 
   // The reference, through the same factories with host pointers.
   b.host = true;
@@ -226,4 +234,38 @@ TEST_CASE("fused norm family: bias, dropout, residual and tee; dropout, fp8 e4m3
   // and its values kept in the slot, on clusters at 20000 and 40000.
   for (long cols : {33L, 64L, 504L, 1000L, 3000L, 12288L, 20000L, 40000L, 100003L})
     hana::for_each(family, [&](auto combo) { check_combo(combo, cols, rng); });
+}
+
+TEST_CASE("the GPT branch on rows whose first pack is far from their mean: within tolerance on "
+          "every engine") {
+  // On the automatic plan the rows here are read back from their slot and kept as the chain's
+  // values (32768, 65536 and 131072 columns: four packs a thread in clusters of two, four and
+  // eight), and their statistics taken in one pass about the mean of the chain's values on the
+  // row's first pack: run on that pack's staged input and residual with its own dropout draw. A
+  // second pass over the kept values where that centre is too far from the mean (op/norm.cuh: F = 1
+  // + (c - mean)^2 / var > 4). The branch's values, x + bias dropped (a tenth at 0, the rest scaled
+  // by 1 / 0.9) plus the residual, have a standard deviation of about 2.6 on uniform x: rows of
+  // uniform x (one pass); of x = 3 on the first 8 columns (a centre near 3.3, F about 2.7: one pass
+  // near its bound); of x = 100 there (two passes); of x about 1000 (a mean of 1000, the dropped
+  // tenth at 0: one pass); and of x = 60 at the first column alone (a centre near 8, F about 11:
+  // two passes).
+  std::mt19937 rng(78);
+  std::uniform_real_distribution<float> uniform(-4.0f, 4.0f);
+  auto const value = [&](long i, long j) {
+    switch (i % 5) {
+    case 1:
+      return j < 8 ? 3.0f : uniform(rng);
+    case 2:
+      return j < 8 ? 100.0f : uniform(rng);
+    case 3:
+      return 1000.0f + uniform(rng);
+    case 4:
+      return j == 0 ? 60.0f : uniform(rng);
+    default:
+      return uniform(rng);
+    }
+  };
+  for (long cols : {32768L, 65536L, 131072L})
+    check_combo(hana::make_tuple(layernorm_after_bias_dropout_residual{}, cast_e4m3{}), cols, rng,
+                value);
 }

@@ -393,7 +393,8 @@ TEST_CASE("phased rows: the residual block with and without its tee, its bias at
   // At 32767 columns on the block row its table keeps beside its row read back from staging; at
   // 40001-90001 on rows read back, dropout's decisions drawn by the warp, the chain run once a row
   // (the tee written then) and its values kept in the slot for the second phase and the finish
-  // (engine::keeps_chain_values); at 100003-200003 on rows over a cluster's registers. On the grid
+  // (engine::keeps_chain_values); at 100003 on the row of seven packs read back for phased plans
+  // alone, at 200003 over a cluster's registers. On the grid
   // (ld = cols, gamma and beta on it too) the block with and without its tee on rows read back at
   // 32768-131072 columns (40960, 49152 and 98304 on rows of five and six packs a thread), and
   // without it over a cluster's registers at 262144.
@@ -432,6 +433,14 @@ TEST_CASE("phased rows: the residual block with and without its tee, its bias at
             beta(std::size_t(cols + 8));
         test::mirrored<std::uint8_t> keep(size), keep_ref(size);
         test::fill_uniform(x.host, rng);
+        // Every third row's first 16 columns at 100 and the first of the next at 60: rows whose
+        // first whole pack is far from their mean, where the rows of four packs a thread read back
+        // take a second pass about the mean (engine::centred_rows).
+        for (long r = 0; r < rows; ++r)
+          for (long col = 0; col < 16; ++col)
+            if (r % 3 == 1 || (r % 3 == 2 && col == 0))
+              x.host[std::size_t(offset + r * ld + col)] =
+                  rf::detail::narrow<__half>(r % 3 == 1 ? 100.0f : 60.0f);
         test::fill_uniform(residual.host, rng, -1.0f, 1.0f);
         test::fill_uniform(bias.host, rng, -1.0f, 1.0f);
         test::fill_uniform(gamma.host, rng, 0.5f, 1.5f);

@@ -1462,13 +1462,22 @@ inline constexpr register_shape layernorm_operand_chain_16bit_to_98304[] = {
     {65536, 4, 512, true, 4, true, true, 1, true, 0, column_placement::held, true},
     layernorm_operand_chain_16bit_98304,
 };
+/// Rows one element off at 98305-114688 columns: seven packs of 512 read back in clusters of four,
+/// for phased plans alone, dropout's decisions drawn by the warp (rowfuse-bench, H100, eighty-first
+/// session, fp16 / bf16, against the row over a cluster's registers past it: the residual block at
+/// 100003 0.427 / 0.420 -> 0.474 / 0.458, 110001 0.421 / 0.415 -> 0.504 / 0.488, its tee'd form
+/// 0.506 / 0.503 -> 0.552 / 0.538 and 0.498 / 0.498 -> 0.583 / 0.568). Eight packs of 256 in
+/// clusters of eight read back at 131072 lost there (-0.07 to -0.18).
+inline constexpr register_shape layernorm_operand_chain_16bit_phased_114688 = {
+    114688, 7, 512, true, 4, true, true, 1, true, 0, column_placement::held, true};
 /// Past 98304 columns, around the row read back at 131072 (`read_back`, unphased): off the grid the
 /// rows over a cluster's registers (for phased plans alone), at 262144 layernorm_16bit_clusters'
 /// row. The tee'd block's past 65536 too (layernorm_tee_chain_16bit, which lost on the 98304-column
 /// row: 0.722 / 0.720 -> 0.712 / 0.703 at 98304, where it gained at 81920).
-constexpr std::array<register_shape, 3>
+constexpr std::array<register_shape, 4>
 layernorm_operand_chain_16bit_past_98304(register_shape read_back) {
-  return {for_phased_rows({131072, 4, 512, true, 8, false, true, 1}),
+  return {for_phased_rows(layernorm_operand_chain_16bit_phased_114688),
+          for_phased_rows({131072, 4, 512, true, 8, false, true, 1}),
           unphased(read_back),
           {262144, 8, 256, true, 16, true, false, 2, true, 0, column_placement::ahead}};
 }

@@ -338,10 +338,20 @@ __host__ __device__ constexpr index_t shared_sum_stride(index_t cols) {
 /// 40960-262144 columns +0.03-0.08 / +0.02-0.06 of a copy, to fp8 +0.01-0.07; fp32 -> fp8 (no widen
 /// saved) -0.01 to -0.07 at 20480-65536, so fp32 keeps the two passes; on rows held in registers
 /// (every width from 2048) it lost up to 0.26.
+/// Rows kept as their chain's values (keeps_chain_values: the residual block) take it too where
+/// unphased and of at most four packs a thread: the first pack's chain runs on its staged input
+/// and operand packs with its own draws (one Philox block a thread and row), and the pass that
+/// runs the chain and keeps its values sums the deviations. rowfuse-bench (H100, eighty-first and
+/// eighty-second sessions, fp16 / bf16, against two passes): the residual block at 32768 / 65536 /
+/// 131072 +0.01 / +0.00 / +0.03, its tee'd form +0.00-0.01 / +0.01 / +0.02; on rows of five and
+/// six packs (40960, 49152, 98304) -0.04 to +0.01, and on phased rows of four packs one element
+/// off the grid -0.05 to +0.01, so those keep two passes.
 template <class Config, class Op, class Load>
-inline constexpr bool
-    centred_rows = centred_op<Op>&& rereads_staged_row<Config, Op, Load>&& pure_load_chain<Load> &&
-                   sizeof(typename Load::element_type) == 2 && Config::pack > 1;
+inline constexpr bool centred_rows = centred_op<Op>&& rereads_staged_row<Config, Op, Load> &&
+                                     (pure_load_chain<Load> ||
+                                      (keeps_chain_values<Config, Op, Load> && !Config::phased &&
+                                       Config::packs <= 4)) &&
+                                     sizeof(typename Load::element_type) == 2 && Config::pack > 1;
 
 /// Whether register_kernel<Config> runs a centred_op's one pass on group rows held in registers
 /// (a row in one warp or part of one): the centre is the mean of the row's first pack, lane 0's
@@ -360,10 +370,14 @@ inline constexpr bool centred_group_rows =
 /// Bytes of the centred rows' first packs in shared memory: lane 0 of each warp copies the row's
 /// first pack beside the row's own copies, a pack a warp and slot, and its warp reads it there
 /// (read a row ahead into registers instead, it spilled the 64-register 1024-thread rows).
+/// Where the chain is not pure, its operand streams' first packs follow (operand_streams' regions
+/// of a pack a warp and slot).
 template <class Config, class Op, class Load> constexpr std::size_t centre_pack_bytes(int threads) {
   if constexpr (centred_rows<Config, Op, Load>)
     return std::size_t(staged_streams<Config, Op, Load>::slots) * std::size_t(threads / 32) *
-           std::size_t(Config::pack) * sizeof(typename Load::element_type);
+           std::size_t(Config::pack) *
+           (sizeof(typename Load::element_type) +
+            std::size_t(pure_load_chain<Load> ? 0 : operand_streams<Load>::element_bytes));
   else
     return 0;
 }
@@ -755,12 +769,14 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   // six elements instead of one for each), and on staged phased rows, whose packs start mid-block
   // (Steps + 1 calls for a lane's packs of 8 instead of 2 Steps). Staged, because there the row is
   // in shared memory before its draws, which have no loads to overlap; on a row read straight to
-  // registers the per-pack draws run while the next packs load. Two to six packs a thread in
-  // blocks of up to 512 threads: the staged rows timed (bench/NOTES.md, seventy-ninth and eightieth
-  // sessions). Aligned packs of 8 are a block each. The store side keeps its draws in place, which
-  // skip the packs of +0 a mask leaves and so cost less there.
+  // registers the per-pack draws run while the next packs load. Two to seven packs a thread in
+  // blocks of up to 512 threads: the staged rows timed (bench/NOTES.md, seventy-ninth to
+  // eighty-first sessions); at eight (the residual block's 262144-column row, 8 x 256) they moved
+  // it -0.02 to +0.02 one element off, and it draws a pack at a time. Aligned packs of 8 are a
+  // block each. The store side keeps its draws in place, which skip the packs of +0 a mask leaves
+  // and so cost less there.
   constexpr bool phased_drawn_by_warp =
-      phased && staged && packs_per_thread >= 2 && packs_per_thread <= 6 && block_threads <= 512;
+      phased && staged && packs_per_thread >= 2 && packs_per_thread <= 7 && block_threads <= 512;
   constexpr bool load_drawn_by_warp = (pack_width == 1 || phased_drawn_by_warp) &&
                                       (Config::whole_block || row_warps > 0) &&
                                       Load::template draws_by_warp<pack_width, packs_per_thread>;
@@ -777,9 +793,16 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
       (columns_at == column_residence::kept_shared
            ? std::size_t(packs_per_thread) * std::size_t(threads) * sizeof(columns_t)
            : 0));
-  [[maybe_unused]] auto const centre_pack_of = [&](int slot) {
-    return centre_packs + (slot * (threads / 32) + int(threadIdx.x) / 32) * pack_width;
+  [[maybe_unused]] auto const centre_index = [&](int slot) {
+    return slot * (threads / 32) + int(threadIdx.x) / 32;
   };
+  [[maybe_unused]] auto const centre_pack_of = [&](int slot) {
+    return centre_packs + centre_index(slot) * pack_width;
+  };
+  // The operand streams' first packs, in regions of a pack a warp and slot after the input's.
+  [[maybe_unused]] int const centre_region_elements = slots * (threads / 32) * pack_width;
+  [[maybe_unused]] char* const centre_operand_regions =
+      reinterpret_cast<char*>(centre_packs + centre_region_elements);
   // The staged per-row operands of each warp and slot, after the centred rows' packs.
   constexpr bool row_values_staged = stages_row_values<Config, Op, Load>;
   [[maybe_unused]] auto const row_values_of = [&](int slot) {
@@ -911,10 +934,16 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
                   load, r, col, operand_regions, region_elements, staged_index(slot, p));
           }
         }
-        if constexpr (centred)
-          if ((threadIdx.x & 31) == 0)
+        if constexpr (centred) {
+          if ((threadIdx.x & 31) == 0) {
             detail::async_copy_pack<pack_width>(centre_pack_of(slot),
                                                 load.input.dense_row(r) + first_col);
+            if constexpr (!pure_load_chain<Load>)
+              operand_streams<Load>::template stage<pack_width>(
+                  load, r, first_col, centre_operand_regions, centre_region_elements,
+                  centre_index(slot));
+          }
+        }
         if constexpr (row_values_staged)
           if ((threadIdx.x & 31) == 0)
             op.stage_row(r, row_values_of(slot));
@@ -1523,13 +1552,14 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         // One pass over the row read back (centred_rows), about the mean of its first pack; a
         // second about the row's mean where that centre is too far from it (op/norm.cuh).
         auto const merge2 = [&](auto a, auto b) { return op.merge2(a, b); };
-        auto const local_about = [&](float about) {
+        // `first_phase`: the pass that runs the chain (and keeps its values, where it does).
+        auto const local_about = [&](float about, bool first_phase) {
           typename Op::running_deviations running;
           ROWFUSE_UNROLL
           for (int p = 0; p < packs_per_thread; ++p) {
             if (row_ok && p < valid_packs) {
               float x[pack_width];
-              reread_pack(p, x, false);
+              phase_pack(p, x, first_phase);
               Op::add_deviations(running, x, about);
             }
           }
@@ -1547,10 +1577,18 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         float centre = [&] {
           float first_values[pack_width];
           load_context context{false, cols};
-          load.template transform<pack_width>(centre_raw, row, row_first, first_values, context);
+          if constexpr (pure_load_chain<Load>)
+            load.template transform<pack_width>(centre_raw, row, row_first, first_values, context);
+          else
+            load.template transform<pack_width>(
+                centre_raw, row, row_first, first_values, context,
+                operand_streams<Load>::template read_staged<pack_width, phased>(
+                    load, row, row_first, centre_operand_regions, centre_region_elements,
+                    centre_index(slot)),
+                load.template draw<pack_width>(row, row_first, cols));
           return Op::centre_of(first_values);
         }();
-        auto const local = local_about(centre);
+        auto const local = local_about(centre, true);
         if (row_ok)
           read_first_ahead();
         auto const reduce_next = [&](auto value) {
@@ -1563,11 +1601,11 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
         // The same on every thread of the block (cluster): their totals are bit-identical.
         if (!op.centre_suffices(total, cols)) {
           centre = __fadd_rn(centre, op.centre_shift(total, cols));
-          total = reduce_next(local_about(centre));
+          total = reduce_next(local_about(centre, false));
           stats = op.finalize_about(centre, total, cols);
         }
         auto const finished_values = [&](int p, float(&y)[pack_width]) {
-          reread_pack(p, y, true);
+          reread_for_finish(p, y);
           Op::recentre(y, centre);
         };
         finish_row(stats, finished_values, finish_centred_with(stats));
