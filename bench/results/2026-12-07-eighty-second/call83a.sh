@@ -1,5 +1,5 @@
 #!/bin/bash
-# call83a.sh: for the next lease. gpu.phased_rows whole, built from main at dc22ce5 (release, SASS
+# call83a.sh: for the next lease. gpu.phased_rows whole, built from main at 614338d (release, SASS
 # sm_90: carry .device-carry/t83), so that V82c's rows (7cedee2) run under the suite and the suite's
 # time is known; then main (V82c's kernels, .device-carry/s82c/rfb-V82c) against V83a
 # (.device-carry/s83/rfb-V83a: a row read back for the residual blocks' phased plans at 262144
