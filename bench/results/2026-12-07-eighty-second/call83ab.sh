@@ -1,7 +1,7 @@
 #!/bin/bash
-# call83ab.sh: call83a.sh's A/B half, run first so that the timings come before the suite (the
-# suite, call83s.sh, in two calls of its own): main (V82c's kernels, .device-carry/s82c/rfb-V82c)
-# against V83a (.device-carry/s83/rfb-V83a) one element off at 229377-262143 and on the grid.
+# call83ab.sh: call83a.sh's A/B half (the suite, call83s.sh, in two calls of its own; README.md
+# gives the order): main (V82c's kernels, .device-carry/s82c/rfb-V82c) against V83a
+# (.device-carry/s83/rfb-V83a) one element off at 229377-262143 and on the grid.
 cd "$(dirname "$0")"; R=$PWD/../../..
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date +%T
 mkdir -p /tmp/c83 && cp $R/.device-carry/s82c/rfb-V82c $R/.device-carry/s83/rfb-V83a /tmp/c83/
