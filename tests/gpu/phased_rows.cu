@@ -393,9 +393,9 @@ TEST_CASE("phased rows: the residual block with and without its tee, its bias at
   // At 32767 columns on the block row its table keeps beside its row read back from staging; at
   // 40001-90001 on rows read back, dropout's decisions drawn by the warp, the chain run once a row
   // (the tee written then) and its values kept in the slot for the second phase and the finish
-  // (engine::keeps_chain_values); at 100003 and 140001-200003 on rows read back for phased plans
-  // alone (of seven, five, six and seven packs a thread). On the grid (ld = cols, gamma and beta
-  // on it too) the block with and without its tee on rows read back at 32768-131072 columns
+  // (engine::keeps_chain_values); at 100003 and 140001-240001 on rows read back for phased plans
+  // alone (of seven, five, six, seven and four packs a thread). On the grid (ld = cols, gamma and
+  // beta on it too) the block with and without its tee on rows read back at 32768-131072 columns
   // (40960, 49152 and 98304 on rows of five and six packs a thread), and without it over a
   // cluster's registers at 262144.
   struct layout_case {
@@ -405,7 +405,7 @@ TEST_CASE("phased rows: the residual block with and without its tee, its bias at
   float const p_drop = 0.1f;
   std::vector<layout_case> cases;
   for (long cols : {300L, 1001L, 4097L, 16383L, 32767L, 40001L, 45001L, 65001L, 90001L, 100003L,
-                    140001L, 180001L, 200003L})
+                    140001L, 180001L, 200003L, 240001L})
     cases.push_back({cols, 5, 3});
   for (long cols : {32768L, 40960L, 49152L, 65536L, 98304L, 131072L, 262144L})
     cases.push_back({cols, 0, 0});

@@ -359,13 +359,13 @@ TEST_CASE("layernorm under a load chain that tees: the chain's rows but at a few
                           // below.)
                           auto const tee_rows = narrow_memory_rows(tee);
                           auto const chain_rows = narrow_memory_rows(chain);
-                          CHECK(tee_rows.size() == chain_rows.size() + 9);
+                          CHECK(tee_rows.size() == chain_rows.size() + 10);
                           int differ = 0;
                           for (auto const& row : tee_rows)
                             differ += std::ranges::none_of(chain_rows, [&](auto const& c) {
                               return unsized(c) == unsized(row);
                             });
-                          CHECK(differ == 15);
+                          CHECK(differ == 17);
                         } else if (key.pack == 1) {
                           CHECK(tee.data() == chain.data());
                         } else {
@@ -455,7 +455,10 @@ TEST_CASE("layernorm under a load chain that streams an operand as wide as its i
             CHECK(phased == chain_row);
           }
         }
-        CHECK(operand_rows.back() == chain_rows.back());
+        // The chain's widest row, its phased plans on the row read back before it.
+        auto widest = chain_rows.back();
+        widest.has_phased_kernel = false;
+        CHECK(operand_rows.back() == widest);
       });
 }
 
@@ -1296,8 +1299,8 @@ TEST_CASE("a whole-block row for phased plans alone holds its twin's phased plan
         family_rows{shape_family::layernorm, "layernorm", 0, 1},
         family_rows{shape_family::softmax, "softmax", 0, 1},
         family_rows{shape_family::log_softmax, "log_softmax", 0, 1},
-        family_rows{shape_family::layernorm_operand_chain, "layernorm", 1, 4},
-        family_rows{shape_family::layernorm_tee_chain, "layernorm", 1, 5}}) {
+        family_rows{shape_family::layernorm_operand_chain, "layernorm", 2, 4},
+        family_rows{shape_family::layernorm_tee_chain, "layernorm", 2, 5}}) {
     CAPTURE(op);
     auto const shapes = rf::detail::register_shapes(2, 8, family);
     int twinned_seen = 0, alone_seen = 0;

@@ -1471,20 +1471,25 @@ inline constexpr register_shape layernorm_operand_chain_16bit_to_98304[] = {
 inline constexpr register_shape layernorm_operand_chain_16bit_phased_114688 = {
     114688, 7, 512, true, 4, true, true, 1, true, 0, column_placement::held, true};
 /// Past 98304 columns, around the row read back at 131072 (`read_back`, unphased): off the grid
-/// rows read back for phased plans alone at 98305-114688 and 131073-229376 columns, at
+/// rows read back for phased plans alone at 98305-114688 and 131073-262143 columns, at
 /// 114689-131072 the row over a cluster's registers (for phased plans alone), at 262144
-/// layernorm_16bit_clusters' row. The tee'd block's past 65536 too (layernorm_tee_chain_16bit,
-/// which lost on the 98304-column row: 0.722 / 0.720 -> 0.712 / 0.703 at 98304, where it gained at
-/// 81920). The three rows past 131072 (rowfuse-bench, H100, eighty-second session, fp16 / bf16, one
-/// element off, against the 262144-column row's phased kernel, which phased plans took there):
-/// five packs of 256 in clusters of sixteen under a cap of two blocks an SM at 163840 (the residual
-/// block at 140001 / 163839 0.316 / 0.311 -> 0.437 / 0.430 and 0.387 / 0.385 -> 0.517 / 0.510, its
-/// tee'd form 0.386 / 0.382 -> 0.542 / 0.537 and 0.482 / 0.472 -> 0.627 / 0.621; five of 512 in
-/// eight 0.01-0.06 less), six and seven packs of 512 in clusters of eight at 196608 and 229376
-/// (170001 / 220001 0.337 / 0.332 -> 0.465 / 0.446 and 0.369 / 0.366 -> 0.480 / 0.469, its tee'd
-/// form 0.406 / 0.399 -> 0.560 / 0.547 and 0.435 / 0.415 -> 0.570 / 0.559; of 256 in sixteen
-/// 0.06-0.17 less).
-constexpr std::array<register_shape, 7>
+/// layernorm_16bit_clusters' row (aligned plans alone). The tee'd block's past 65536 too
+/// (layernorm_tee_chain_16bit, which lost on the 98304-column row: 0.722 / 0.720 -> 0.712 / 0.703
+/// at 98304, where it gained at 81920). The three rows past 131072 (rowfuse-bench, H100,
+/// eighty-second session, fp16 / bf16, one element off, against the 262144-column row's phased
+/// kernel, which phased plans took there): five packs of 256 in clusters of sixteen under a cap of
+/// two blocks an SM at 163840 (the residual block at 140001 / 163839 0.316 / 0.311 -> 0.437 / 0.430
+/// and 0.387 / 0.385 -> 0.517 / 0.510, its tee'd form 0.386 / 0.382 -> 0.542 / 0.537 and 0.482 /
+/// 0.472 -> 0.627 / 0.621; five of 512 in eight 0.01-0.06 less), six and seven packs of 512 in
+/// clusters of eight at 196608 and 229376 (170001 / 220001 0.337 / 0.332 -> 0.465 / 0.446 and 0.369
+/// / 0.366 -> 0.480 / 0.469, its tee'd form 0.406 / 0.399 -> 0.560 / 0.547 and 0.435 / 0.415 ->
+/// 0.570 / 0.559; of 256 in sixteen 0.06-0.17 less). Off the grid at 229377-262143, four packs of
+/// 512 in clusters of sixteen read back, for phased plans alone, where the 262144-column row's
+/// phased kernel spilled 172-240 bytes (rowfuse-bench, H100, eighty-fifth session, fp16 / bf16, one
+/// element off: its tee'd form at 240001 / 250001 / 262143 0.369 / 0.365 -> 0.494 / 0.485, 0.374 /
+/// 0.369 -> 0.497 / 0.488 and 0.382 / 0.377 -> 0.511 / 0.501; the residual block 0.370 / 0.365 ->
+/// 0.401 / 0.394, 0.381 / 0.376 -> 0.399 / 0.391, but 0.448 / 0.444 -> 0.419 / 0.406).
+constexpr std::array<register_shape, 8>
 layernorm_operand_chain_16bit_past_98304(register_shape read_back) {
   return {for_phased_rows(layernorm_operand_chain_16bit_phased_114688),
           for_phased_rows({131072, 4, 512, true, 8, false, true, 1}),
@@ -1495,7 +1500,9 @@ layernorm_operand_chain_16bit_past_98304(register_shape read_back) {
               {196608, 6, 512, true, 8, true, true, 1, true, 0, column_placement::held, true}),
           for_phased_rows(
               {229376, 7, 512, true, 8, true, true, 1, true, 0, column_placement::held, true}),
-          {262144, 8, 256, true, 16, true, false, 2, true, 0, column_placement::ahead}};
+          for_phased_rows(
+              {262144, 4, 512, true, 16, true, true, 1, true, 0, column_placement::held, true}),
+          unphased({262144, 8, 256, true, 16, true, false, 2, true, 0, column_placement::ahead})};
 }
 /// The residual block's row read back at 131072: 4 x 256 in clusters of 16 under a cap of two
 /// blocks an SM (32 KB slots), against 4 x 512 in 8, one block an SM (rowfuse-bench, H100,
