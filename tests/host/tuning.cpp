@@ -1383,6 +1383,84 @@ TEST_CASE("a call bounded by cols_range compiles the phased row of every automat
   CHECK(dropped > 10);
 }
 
+TEST_CASE("a compile check instantiates, of the rows with a kernel in a call, the first of each "
+          "set of engine paths, and every row with a kernel shares its paths with one of them") {
+  int rows_with_kernels = 0, first_rows = 0;
+  for_every_bound(1, [&](table_key key, table shapes, rf::cols_range bound) {
+    for (bool const phased : {false, true}) {
+      CAPTURE(phased);
+      for (std::size_t row = 0; row < shapes.size(); ++row) {
+        CAPTURE(row);
+        bool const has_kernel = rf::detail::row_has_kernel(shapes, row, key.pack, bound, phased);
+        bool const first = rf::detail::first_of_its_paths(shapes, row, key.pack, bound, phased);
+        // This build is not a compile check: every row with a kernel is compiled.
+        CHECK(rf::detail::compiled_row(shapes, row, key.pack, bound, phased) == has_kernel);
+        if (!has_kernel) {
+          CHECK_FALSE(first);
+          continue;
+        }
+        ++rows_with_kernels;
+        first_rows += first;
+        int firsts_alike = 0, alike_before = 0;
+        for (std::size_t other = 0; other <= row; ++other) {
+          bool const alike = rf::detail::same_kernel_paths(shapes[other], shapes[row]);
+          firsts_alike +=
+              alike && rf::detail::first_of_its_paths(shapes, other, key.pack, bound, phased);
+          alike_before += alike && other < row &&
+                          rf::detail::row_has_kernel(shapes, other, key.pack, bound, phased);
+        }
+        CHECK(firsts_alike == 1);
+        CHECK(first == (alike_before == 0));
+      }
+    }
+  });
+  CHECK(first_rows > 0);
+  CHECK(first_rows < rows_with_kernels);
+}
+
+TEST_CASE("rows share their engine paths where they differ in sizes alone") {
+  rf::tuning::register_shape const row{.max_cols = 4096,
+                                       .packs = 4,
+                                       .block_threads = 128,
+                                       .whole_block = true,
+                                       .cluster_blocks = 1,
+                                       .staged = true,
+                                       .persistent = false,
+                                       .min_blocks_per_sm = 2};
+  auto resized = row;
+  resized.max_cols = 16384;
+  resized.packs = 6;
+  resized.block_threads = 512;
+  resized.min_blocks_per_sm = 1;
+  CHECK(rf::detail::same_kernel_paths(row, row));
+  CHECK(rf::detail::same_kernel_paths(row, resized));
+  auto clustered = row;
+  clustered.cluster_blocks = 2;
+  CHECK_FALSE(rf::detail::same_kernel_paths(row, clustered));
+  auto wider_cluster = clustered;
+  wider_cluster.cluster_blocks = 4;
+  CHECK_FALSE(rf::detail::same_kernel_paths(clustered, wider_cluster));
+  auto widest_cluster = wider_cluster;
+  widest_cluster.cluster_blocks = 16;
+  CHECK(rf::detail::same_kernel_paths(wider_cluster, widest_cluster));
+  auto unstaged = row;
+  unstaged.staged = false;
+  CHECK_FALSE(rf::detail::same_kernel_paths(row, unstaged));
+  auto held = row;
+  held.columns = rf::tuning::column_placement::held;
+  CHECK_FALSE(rf::detail::same_kernel_paths(row, held));
+  auto sized = rf::tuning::sized(row);
+  CHECK_FALSE(rf::detail::same_kernel_paths(row, sized));
+  auto group = row;
+  group.whole_block = false;
+  group.row_threads = 4;
+  auto wider_group = group;
+  wider_group.row_threads = 16;
+  CHECK(rf::detail::same_kernel_paths(group, wider_group));
+  wider_group.row_threads = 32;
+  CHECK_FALSE(rf::detail::same_kernel_paths(group, wider_group));
+}
+
 TEST_CASE("random plans, forced or not, on rows of up to 2^62 columns: a plan runs its forced "
           "engine or says why, fits its shape and its device, and takes a compiled row") {
   // A fixed seed: the same 60000 calls every run. Shapes far past what memory holds too: the plan
