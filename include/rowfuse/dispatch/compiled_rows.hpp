@@ -108,8 +108,8 @@ constexpr bool first_of_its_paths(std::span<tuning::register_shape const> table,
 
 /// Whether a call bounded by `range` instantiates row `row`'s kernel: every row with one
 /// (row_has_kernel). A build that only checks that the kernels compile and never runs them
-/// (ROWFUSE_COMPILE_CHECK_KERNELS: the GPU tests where configure finds no GPU,
-/// tests/CMakeLists.txt) instantiates the first row of each set of paths alone
+/// (ROWFUSE_COMPILE_CHECK_KERNELS: the GPU tests and rowfuse-bench where configure finds no GPU,
+/// tests/ and bench/CMakeLists.txt) instantiates the first row of each set of paths alone
 /// (first_of_its_paths): each path of the engine a call can take is compiled once, at about half
 /// the kernels (gpu_sized_blocks: 497 of 1071), and a plan on any other row throws
 /// rowfuse::error, as one outside a cols_range does.
